@@ -1,0 +1,13 @@
+#pragma once
+/// Subcommand registration: each add_* adds its CLI11 subcommand and options to `app` and returns
+/// the function that runs it (called after Kokkos is initialised; returns the exit code).
+#include <CLI/CLI.hpp>
+
+#include <functional>
+
+namespace kboost::cli {
+using Runner = std::function<int()>;
+Runner add_info(CLI::App& app);
+Runner add_train(CLI::App& app);
+Runner add_predict(CLI::App& app);
+}  // namespace kboost::cli

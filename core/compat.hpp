@@ -1,0 +1,48 @@
+#pragma once
+/// \file compat.hpp
+/// The few Kokkos API differences between 3.4.01 and 4.x that kboost touches, in one place.
+/// Everything else in kboost uses Kokkos API that is identical in both.
+#include <Kokkos_Core.hpp>
+
+#include <string>
+
+namespace kboost::compat {
+
+/// Host mirror type of a View (`HostMirror` in 3.x/4.x, `host_mirror_type` from 4.x on).
+template <class View>
+using host_mirror_t = typename View::HostMirror;
+
+/// Initialise Kokkos with an explicit OpenMP/Threads thread count (`num_threads` <= 0: the
+/// backend's default, i.e. OMP_NUM_THREADS). 3.4 takes InitArguments, 4.x InitializationSettings.
+inline void initialize(int num_threads) {
+#if KOKKOS_VERSION >= 40000
+  Kokkos::InitializationSettings s;
+  if (num_threads > 0) s.set_num_threads(num_threads);
+  s.set_disable_warnings(true);
+  Kokkos::initialize(s);
+#else
+  Kokkos::InitArguments args;
+  args.num_threads = num_threads > 0 ? num_threads : -1;
+  args.disable_warnings = true;
+  Kokkos::initialize(args);
+#endif
+}
+
+/// Concurrency of an execution-space instance (member function in 4.x, static in 3.4).
+template <class ExecutionSpace>
+int concurrency(ExecutionSpace const& space) {
+#if KOKKOS_VERSION >= 40000
+  return space.concurrency();
+#else
+  (void)space;
+  return ExecutionSpace::concurrency();
+#endif
+}
+
+/// Name of an execution space ("Serial", "OpenMP", "Cuda", "HIP").
+template <class ExecutionSpace>
+std::string space_name() {
+  return ExecutionSpace::name();
+}
+
+}  // namespace kboost::compat

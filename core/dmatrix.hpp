@@ -1,0 +1,89 @@
+#pragma once
+/// \file dmatrix.hpp
+/// kboost's data matrix: features (rows × features, float32, missing = NaN or absent), labels,
+/// weights and query groups, held in Kokkos Views of one memory space.
+#include <Kokkos_Core.hpp>
+#include <KokkosSparse_CrsMatrix.hpp>
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace kboost {
+
+/// Feature kind, as XGBoost's `feature_types` ("q" numerical/quantitative, "c" categorical).
+enum class FeatureType : std::uint8_t { kNumerical = 0, kCategorical = 1 };
+
+/// What a reader knows about the dataset besides the numbers (always on the host).
+struct DatasetInfo {
+  std::string source;                          ///< file the data came from ("" when built in memory)
+  std::vector<std::string> feature_names;      ///< one per feature; may be empty
+  std::vector<FeatureType> feature_types;      ///< one per feature; empty = all numerical
+  /// For categorical features read from strings: category code -> string, codes in sorted order of
+  /// the distinct strings (pandas' categorical codes). Keyed by feature index.
+  std::map<int, std::vector<std::string>> categories;
+  std::string label_name;                      ///< label column name (CSV with header), else ""
+  std::size_t n_missing = 0;                   ///< missing cells (NaN, empty, marker or absent)
+};
+
+/// A dataset of `n_rows` × `n_features` float32 values in `MemorySpace`.
+/// Storage is dense (row-major, NaN = missing) or sparse CSR (absent entry = missing); exactly one
+/// is populated (`is_sparse()` says which). Labels: n_rows (empty View when unlabelled).
+/// Weights: n_rows or empty (= all 1). group_ptr: n_groups + 1 row offsets or empty (no qid).
+template <class MemorySpace>
+struct DMatrix {
+  using memory_space = MemorySpace;
+  using execution_space = typename MemorySpace::execution_space;
+  using device_type = Kokkos::Device<execution_space, memory_space>;
+  using dense_type = Kokkos::View<float**, Kokkos::LayoutRight, MemorySpace>;
+  using csr_type = KokkosSparse::CrsMatrix<float, std::int32_t, device_type, void, std::int64_t>;
+
+  std::size_t n_rows = 0;
+  std::size_t n_features = 0;
+  dense_type dense;          ///< rows × features, NaN = missing (when !is_sparse())
+  csr_type csr;              ///< rows × features CSR (when is_sparse())
+  Kokkos::View<float*, MemorySpace> label;
+  Kokkos::View<float*, MemorySpace> weight;
+  Kokkos::View<std::uint32_t*, MemorySpace> group_ptr;
+  DatasetInfo info;
+
+  bool is_sparse() const { return csr.numRows() > 0 || (dense.extent(0) == 0 && n_rows > 0); }
+  bool has_labels() const { return label.extent(0) == n_rows && n_rows > 0; }
+  bool has_weights() const { return weight.extent(0) == n_rows && n_rows > 0; }
+};
+
+/// The matrix as read from files, in host memory.
+using HostDMatrix = DMatrix<Kokkos::HostSpace>;
+
+/// Deep copy of a DMatrix into another memory space (one upload per field; dense stays dense,
+/// CSR stays CSR).
+template <class DstSpace, class SrcSpace>
+DMatrix<DstSpace> copy_to(DMatrix<SrcSpace> const& src) {
+  DMatrix<DstSpace> dst;
+  dst.n_rows = src.n_rows;
+  dst.n_features = src.n_features;
+  dst.info = src.info;
+  if (src.dense.extent(0) > 0 || !src.is_sparse()) {
+    dst.dense = Kokkos::create_mirror_view_and_copy(DstSpace(), src.dense);
+  } else {
+    auto rm = Kokkos::create_mirror_view_and_copy(DstSpace(), src.csr.graph.row_map);
+    auto ci = Kokkos::create_mirror_view_and_copy(DstSpace(), src.csr.graph.entries);
+    auto va = Kokkos::create_mirror_view_and_copy(DstSpace(), src.csr.values);
+    dst.csr = typename DMatrix<DstSpace>::csr_type("kboost::DMatrix::csr", static_cast<std::int32_t>(src.n_rows),
+                                                   static_cast<std::int32_t>(src.n_features),
+                                                   static_cast<std::int64_t>(va.extent(0)), va, rm, ci);
+  }
+  dst.label = Kokkos::create_mirror_view_and_copy(DstSpace(), src.label);
+  dst.weight = Kokkos::create_mirror_view_and_copy(DstSpace(), src.weight);
+  dst.group_ptr = Kokkos::create_mirror_view_and_copy(DstSpace(), src.group_ptr);
+  return dst;
+}
+
+/// Dense rows × features view of `m` (NaN for absent CSR entries) in `MemorySpace`; returns the
+/// dense view itself (no copy) when `m` is dense. Used by training and prediction, which bin or
+/// traverse per (row, feature) cell.
+template <class MemorySpace>
+typename DMatrix<MemorySpace>::dense_type densify(DMatrix<MemorySpace> const& m);
+
+}  // namespace kboost

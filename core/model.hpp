@@ -1,0 +1,60 @@
+#pragma once
+/// \file model.hpp
+/// In-memory XGBoost tree ensemble, field for field as XGBoost's JSON/UBJSON model schema
+/// (upstream: src/tree/tree_model.cc RegTree::SaveModel/LoadModel, src/gbm/gbtree_model.cc,
+/// src/learner.cc LearnerModelParam). Host-side; the predictor flattens it for the device.
+#include <nlohmann/json.hpp>
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace kboost {
+
+/// One tree; every array has num_nodes entries (node 0 is the root). A node is a leaf iff
+/// left_children[i] == -1; then split_conditions[i] holds its leaf value (eta already applied).
+struct TreeModel {
+  std::vector<std::int32_t> left_children, right_children, parents, split_indices;
+  std::vector<float> split_conditions;   ///< threshold (go left iff x < cond) or leaf value
+  std::vector<std::uint8_t> default_left; ///< 1: missing goes left
+  std::vector<std::uint8_t> split_type;   ///< 0 numerical, 1 categorical (empty in old models = all 0)
+  std::vector<float> loss_changes, sum_hessian, base_weights;
+  /// Categorical splits: for categories_nodes[k], the set that goes RIGHT is
+  /// categories[categories_segments[k] .. + categories_sizes[k]].
+  std::vector<std::int32_t> categories_nodes;
+  std::vector<std::int64_t> categories_segments, categories_sizes;
+  std::vector<std::int32_t> categories;
+  std::int32_t num_feature = 0;
+  std::int32_t size_leaf_vector = 1;  ///< > 1: vector-leaf (multi-target) tree
+  std::vector<float> leaf_weights;    ///< vector leaves: num_leaves... laid out per node × size_leaf_vector
+
+  std::size_t num_nodes() const { return left_children.size(); }
+  bool is_leaf(std::size_t i) const { return left_children[i] == -1; }
+};
+
+/// A whole booster as XGBoost saves it.
+struct Model {
+  std::array<int, 3> version{3, 2, 0};     ///< XGBoost version that wrote the file
+  std::string booster = "gbtree";          ///< "gbtree" or "dart"
+  std::string objective = "reg:squarederror";
+  nlohmann::json objective_config;         ///< the full "objective" object (params kept verbatim)
+  std::vector<float> base_score{0.5f};     ///< OUTPUT space, one per class/target (or one)
+  bool boost_from_average = true;
+  int num_class = 0;                       ///< 0 or 1 for single-output objectives
+  int num_target = 1;
+  int num_feature = 0;
+  int num_parallel_tree = 1;
+  std::vector<TreeModel> trees;
+  std::vector<int> tree_info;              ///< output group (class/target) of each tree
+  std::vector<int> iteration_indptr;       ///< trees of round r: [indptr[r], indptr[r+1])
+  std::vector<float> weight_drop;          ///< DART per-tree weights (empty = all 1)
+  std::vector<std::string> feature_names, feature_types;
+  nlohmann::json attributes = nlohmann::json::object();  ///< e.g. best_iteration, best_score
+
+  /// Number of outputs per row (classes, targets or 1).
+  int num_outputs() const { return num_class > 1 ? num_class : (num_target > 1 ? num_target : 1); }
+  int num_rounds() const { return iteration_indptr.empty() ? 0 : int(iteration_indptr.size()) - 1; }
+};
+
+}  // namespace kboost

@@ -1,0 +1,5 @@
+#pragma once
+namespace kboost {
+/// kboost's version string (CMake project version).
+char const* version();
+}  // namespace kboost
