@@ -1,0 +1,61 @@
+#pragma once
+/// \file dataset_reader.hpp
+/// Reading datasets from files into a HostDMatrix: CSV/TSV (dense), LibSVM/svmlight (CSR) and HDF5
+/// (dense), with labels, sample weights and query groups. Follows XGBoost's text parsers
+/// (dmlc-core src/data/csv_parser.h, libsvm_parser.h; xgboost src/data/data.cc DMatrix::Load):
+/// numbers are parsed straight to float32, missing cells are NaN (dense) or absent (CSR).
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/dmatrix.hpp"
+#include "io/prediction_writer.hpp"
+
+namespace kboost {
+
+/// How to read a dataset file. Defaults suit XGBoost's conventions; most files need no flags.
+struct ReadOptions {
+  /// "csv" | "libsvm" | "hdf5" | "auto" (by extension: .csv/.tsv/.data -> csv, .h5/.hdf5 -> hdf5,
+  /// else sniffed: a first line of `label idx:val` tokens is libsvm, otherwise csv).
+  std::string format = "auto";
+  // ---- CSV ----
+  /// Unset: detect (the first row has a non-numeric field that is not a missing marker).
+  std::optional<bool> header;
+  /// Label column: a header name or a 0-based index; "" = no label. Negative index counts from the end
+  /// ("-1" = last column).
+  std::string label_column;
+  /// Field delimiter; '\0' = detect from the first line (tab if it has one, else comma).
+  char delimiter = ',';
+  /// Fields (after trimming spaces) read as missing.
+  std::vector<std::string> missing_markers{"", "NA", "NaN", "nan", "?"};
+  // ---- LibSVM ----
+  /// 0: indices used as column ids as-is (XGBoost's default), 1: 1-based, -1: detect (1-based if no
+  /// index 0 appears in the file).
+  int index_base = 0;
+  // ---- HDF5 ----
+  std::string features_dataset = "X";  ///< rows × features, any numeric type, read as float32
+  std::string label_dataset = "y";     ///< rows, or "" for none (a missing "y" is no error)
+  // ---- side information ----
+  std::string weight_column;  ///< CSV column (name or index) holding sample weights (not a feature)
+  std::string weight_file;    ///< one weight per line; "" = `<data>.weight` if present (as XGBoost)
+  std::string group_file;     ///< one group size per line (XGBoost .group, LightGBM .query); "" = `<data>.group`
+                              ///< or `<data>.query` if present
+  std::string qid_column;     ///< CSV column with query ids (consecutive equal ids form a group)
+  bool auto_side_files = true;  ///< load `<data>.weight` / `.group` / `.query` when present (XGBoost does)
+  std::size_t num_features = 0;  ///< 0 = from the data; else force this width (error if data is wider)
+  std::vector<int> categorical_columns;  ///< force these (0-based feature index) categorical
+};
+
+/// Read `path` into host memory.
+/// Result: n_rows × n_features; dense (NaN = missing) for CSV/HDF5, CSR for LibSVM; label (n_rows)
+/// when a label column/dataset exists; weight (n_rows) and group_ptr (n_groups + 1) when given.
+/// info: feature names (CSV header / HDF5), feature types, categories (string columns -> codes in
+/// sorted order, like pandas), n_missing (dense NaN cells, or rows × features − stored entries for CSR).
+/// Throws std::runtime_error naming the file, the 1-based line and the field for bad input.
+HostDMatrix read_dataset(std::string const& path, ReadOptions const& opt = {});
+
+/// The format read_dataset would use for `path` with `opt` ("csv", "libsvm" or "hdf5").
+std::string resolve_format(std::string const& path, ReadOptions const& opt);
+
+}  // namespace kboost
