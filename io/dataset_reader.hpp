@@ -25,8 +25,8 @@ struct ReadOptions {
   /// Label column: a header name or a 0-based index; "" = no label. Negative index counts from the end
   /// ("-1" = last column).
   std::string label_column;
-  /// Field delimiter; '\0' = detect from the first line (tab if it has one, else comma).
-  char delimiter = ',';
+  /// Field delimiter; '\0' (default) = detect from the first line: tab if it has one, else comma.
+  char delimiter = '\0';
   /// Fields (after trimming spaces) read as missing.
   std::vector<std::string> missing_markers{"", "NA", "NaN", "nan", "?"};
   // ---- LibSVM ----
