@@ -38,11 +38,13 @@ struct ReadOptions {
   std::string label_dataset = "y";     ///< rows, or "" for none (a missing "y" is no error)
   // ---- side information ----
   std::string weight_column;  ///< CSV column (name or index) holding sample weights (not a feature)
-  std::string weight_file;    ///< one weight per line; "" = `<data>.weight` if present (as XGBoost)
-  std::string group_file;     ///< one group size per line (XGBoost .group, LightGBM .query); "" = `<data>.group`
-                              ///< or `<data>.query` if present
+  std::string weight_file;    ///< one weight per line (XGBoost `.weight` format)
+  std::string group_file;     ///< one group size per line (XGBoost `.group`, LightGBM `.query`)
   std::string qid_column;     ///< CSV column with query ids (consecutive equal ids form a group)
-  bool auto_side_files = true;  ///< load `<data>.weight` / `.group` / `.query` when present (XGBoost does)
+  /// Also load `<data>.weight` and `<data>.group` (or LightGBM's `<data>.query`) when they exist and
+  /// no file was named. Off by default: XGBoost 1.x did this (src/data/data.cc "backward compatibility
+  /// code"), XGBoost 3.2 no longer does (checked: DMatrix("f?format=libsvm") ignores f.group/f.weight).
+  bool auto_side_files = false;
   std::size_t num_features = 0;  ///< 0 = from the data; else force this width (error if data is wider)
   std::vector<int> categorical_columns;  ///< force these (0-based feature index) categorical
 };
