@@ -25,6 +25,9 @@ struct DatasetInfo {
   std::map<int, std::vector<std::string>> categories;
   std::string label_name;                      ///< label column name (CSV with header), else ""
   std::size_t n_missing = 0;                   ///< missing cells (NaN, empty, marker or absent)
+  /// String labels read from a CSV label column: class code -> string, codes in sorted order of the
+  /// distinct strings (like sklearn's LabelEncoder); empty when the labels were numbers.
+  std::vector<std::string> label_classes;
 };
 
 /// A dataset of `n_rows` × `n_features` float32 values in `MemorySpace`.
