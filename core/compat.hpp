@@ -45,4 +45,15 @@ std::string space_name() {
   return ExecutionSpace::name();
 }
 
+
+/// RAII profiling region (Kokkos 4.x has Kokkos::Profiling::ScopedRegion; 3.4 only push/popRegion).
+/// Use hierarchical labels, e.g. "kboost::predict::forest".
+class ScopedRegion {
+ public:
+  explicit ScopedRegion(std::string const& name) { Kokkos::Profiling::pushRegion(name); }
+  ~ScopedRegion() { Kokkos::Profiling::popRegion(); }
+  ScopedRegion(ScopedRegion const&) = delete;
+  ScopedRegion& operator=(ScopedRegion const&) = delete;
+};
+
 }  // namespace kboost::compat
