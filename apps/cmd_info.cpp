@@ -1,9 +1,129 @@
-// placeholder, replaced by the info implementation
-#include "apps/commands.hpp"
+/// `kboost info --data FILE [data-loading flags]`: what the readers make of a dataset — rows, features,
+/// storage, missing cells, label summary, weights, query groups and categorical columns.
+#include <algorithm>
+#include <iomanip>
 #include <iostream>
+#include <map>
+#include <sstream>
+
+#include "apps/commands.hpp"
+#include "apps/read_options.hpp"
+#include "io/dataset_reader.hpp"
+
 namespace kboost::cli {
-Runner add_info(CLI::App& app) {
-  app.add_subcommand("info", "info (not yet implemented)");
-  return [] { std::cerr << "kboost info: not implemented yet\n"; return 2; };
+namespace {
+
+struct InfoArgs {
+  std::string data;
+  ReadOptions read;
+  int max_categories = 10;
+};
+
+std::string fmt(double v) {
+  std::ostringstream s;
+  s << std::setprecision(std::numeric_limits<float>::max_digits10) << v;
+  return s.str();
 }
+
+/// min, max, mean (double, summed in row order) and, when at most 20 distinct values, their counts.
+void summarise(std::ostream& out, char const* what, float const* v, std::size_t n,
+               std::vector<std::string> const& classes = {}) {
+  double sum = 0;
+  float lo = v[0], hi = v[0];
+  std::map<float, std::size_t> counts;
+  for (std::size_t i = 0; i < n; ++i) {
+    sum += v[i];
+    lo = std::min(lo, v[i]);
+    hi = std::max(hi, v[i]);
+    if (counts.size() <= 20) ++counts[v[i]];
+  }
+  out << what << "min " << fmt(lo) << ", max " << fmt(hi) << ", mean " << fmt(sum / static_cast<double>(n));
+  if (counts.size() <= 20) {
+    out << ", " << counts.size() << " distinct: ";
+    bool first = true;
+    for (auto const& [value, count] : counts) {
+      out << (first ? "" : ", ") << fmt(value);
+      auto code = static_cast<std::size_t>(value);
+      if (!classes.empty() && code < classes.size()) out << " ('" << classes[code] << "')";
+      out << " x" << count;
+      first = false;
+    }
+  } else {
+    out << ", more than 20 distinct";
+  }
+  out << "\n";
+}
+
+int run_info(InfoArgs const& a) {
+  auto const fmt_name = resolve_format(a.data, a.read);
+  HostDMatrix m = read_dataset(a.data, a.read);
+  auto& out = std::cout;
+  out << "file: " << a.data << "\n";
+  out << "format: " << fmt_name;
+  if (fmt_name == "csv") out << " (header: " << (m.info.feature_names.empty() ? "no" : "yes") << ")";
+  out << "\n";
+  out << "rows: " << m.n_rows << "\n";
+  out << "features: " << m.n_features << "\n";
+  std::size_t const cells = m.n_rows * m.n_features;
+  if (m.is_sparse()) {
+    auto nnz = static_cast<std::size_t>(m.csr.nnz());
+    out << "storage: sparse CSR, " << nnz << " stored entries (" << std::fixed << std::setprecision(2)
+        << (cells ? 100.0 * static_cast<double>(nnz) / static_cast<double>(cells) : 0.0) << "% of cells)\n";
+    out.unsetf(std::ios::floatfield);
+  } else {
+    out << "storage: dense\n";
+  }
+  out << "missing: " << m.info.n_missing << "\n";
+  if (m.has_labels()) {
+    std::string name = m.info.label_name.empty() ? "" : "'" + m.info.label_name + "' ";
+    summarise(out, ("label: " + name).c_str(), m.label.data(), m.n_rows, m.info.label_classes);
+  } else {
+    out << "label: none\n";
+  }
+  if (m.has_weights()) summarise(out, "weights: ", m.weight.data(), m.n_rows);
+  else out << "weights: none\n";
+  if (m.group_ptr.extent(0) > 1) {
+    std::size_t g = m.group_ptr.extent(0) - 1, lo = m.n_rows, hi = 0;
+    for (std::size_t k = 0; k < g; ++k) {
+      std::size_t s = m.group_ptr(k + 1) - m.group_ptr(k);
+      lo = std::min(lo, s);
+      hi = std::max(hi, s);
+    }
+    out << "groups: " << g << " (sizes " << lo << ".." << hi << ")\n";
+  } else {
+    out << "groups: none\n";
+  }
+  std::vector<int> cat;
+  for (std::size_t j = 0; j < m.info.feature_types.size(); ++j)
+    if (m.info.feature_types[j] == FeatureType::kCategorical) cat.push_back(static_cast<int>(j));
+  out << "categorical: " << cat.size() << "\n";
+  for (int j : cat) {
+    out << "  feature " << j;
+    if (static_cast<std::size_t>(j) < m.info.feature_names.size()) out << " '" << m.info.feature_names[j] << "'";
+    auto it = m.info.categories.find(j);
+    if (it == m.info.categories.end()) {
+      out << ": numeric codes\n";
+      continue;
+    }
+    auto const& c = it->second;
+    out << ": " << c.size() << " categories: ";
+    for (std::size_t k = 0; k < c.size() && static_cast<int>(k) < a.max_categories; ++k)
+      out << (k ? ", " : "") << k << "='" << c[k] << "'";
+    if (static_cast<int>(c.size()) > a.max_categories) out << ", ...";
+    out << "\n";
+  }
+  return 0;
+}
+
+}  // namespace
+
+Runner add_info(CLI::App& app) {
+  auto args = std::make_shared<InfoArgs>();
+  auto* sub = app.add_subcommand("info", "describe a dataset as kboost reads it");
+  sub->add_option("--data,data", args->data, "dataset file (CSV/TSV, LibSVM, HDF5)")->required();
+  sub->add_option("--max-categories", args->max_categories, "categories listed per categorical column");
+  add_read_options(sub, args->read);
+  return [args] { return run_info(*args); };
+}
+
 }  // namespace kboost::cli

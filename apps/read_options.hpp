@@ -1,0 +1,15 @@
+#pragma once
+/// Data-loading flags shared by `kboost info`, `train` and `predict` (one definition, same names).
+#include <CLI/CLI.hpp>
+
+#include "io/dataset_reader.hpp"
+
+namespace kboost::cli {
+
+/// Adds --format, --label-column, --delimiter, --missing, --header/--no-header, --index-base,
+/// --weight-column, --weight-file, --group-file, --qid-column, --side-files, --num-features,
+/// --categorical, --features-dataset and --label-dataset to `sub`, writing into `opt` (which must
+/// outlive parsing). `group` is the heading the flags get in --help.
+void add_read_options(CLI::App* sub, ReadOptions& opt, std::string const& group = "Data loading");
+
+}  // namespace kboost::cli

@@ -1,0 +1,275 @@
+/// CSV/TSV reader: dense rows × features, NaN for missing cells, string columns as categorical codes.
+/// Parsing follows XGBoost's CSV parser (dmlc-core src/data/csv_parser.h: one row per line, numbers
+/// parsed straight to float32) plus what pandas.read_csv does that XGBoost's does not: a detected header,
+/// missing markers, trimmed spaces and string columns read as categoricals (codes in sorted order).
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <unordered_map>
+
+#include "io/reader_detail.hpp"
+
+namespace kboost::io_detail {
+namespace {
+
+constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
+
+/// Fields of one line, trimmed. A field wrapped in double quotes loses the quotes (a delimiter inside
+/// quotes stays in the field; doubled quotes inside are kept as they are; no multi-line fields).
+void tokenize(std::string_view line, char delim, std::vector<std::string_view>& out) {
+  out.clear();
+  std::size_t i = 0;
+  while (true) {
+    std::size_t start = i;
+    while (start < line.size() && (line[start] == ' ' || line[start] == '\t') && line[start] != delim) ++start;
+    if (start < line.size() && line[start] == '"') {
+      std::size_t j = start + 1;
+      while (j < line.size() && !(line[j] == '"' && (j + 1 >= line.size() || line[j + 1] != '"'))) j += line[j] == '"' ? 2 : 1;
+      out.push_back(line.substr(start + 1, std::min(j, line.size()) - start - 1));
+      std::size_t next = line.find(delim, std::min(j + 1, line.size()));
+      if (next == std::string_view::npos) return;
+      i = next + 1;
+      continue;
+    }
+    std::size_t next = line.find(delim, i);
+    if (next == std::string_view::npos) {
+      out.push_back(trim(line.substr(i)));
+      return;
+    }
+    out.push_back(trim(line.substr(i, next - i)));
+    i = next + 1;
+  }
+}
+
+enum class Cell : std::uint8_t { kMissing, kNumber, kString };
+
+struct ColumnStats {
+  std::size_t n_numbers = 0, n_strings = 0;
+  std::size_t first_string_line = 0;  // 1-based line of the first string field (0 = none)
+};
+
+/// Column spec (header name, 0-based index, or negative index from the end) -> column index, or -1.
+int resolve_column(std::string const& spec, std::vector<std::string> const& names, std::size_t n_cols,
+                   std::string const& path, char const* what) {
+  if (spec.empty()) return -1;
+  auto it = std::find(names.begin(), names.end(), spec);
+  if (it != names.end()) return static_cast<int>(it - names.begin());
+  if (auto idx = parse_int(spec)) {
+    std::int64_t c = *idx < 0 ? static_cast<std::int64_t>(n_cols) + *idx : *idx;
+    if (c < 0 || c >= static_cast<std::int64_t>(n_cols))
+      fail(path, 1, std::string(what) + " '" + spec + "'",
+           "column index out of range: the file has " + std::to_string(n_cols) + " columns");
+    return static_cast<int>(c);
+  }
+  std::string known;
+  for (auto const& n : names) known += (known.empty() ? "" : ", ") + n;
+  fail(path, 1, std::string(what) + " '" + spec + "'",
+       names.empty() ? "not a column index, and the file has no header to look names up in"
+                     : "no such column in the header (columns: " + known + ")");
+}
+
+std::string column_desc(std::size_t c, std::vector<std::string> const& names) {
+  std::string d = "column " + std::to_string(c);
+  if (c < names.size() && !names[c].empty()) d += " ('" + names[c] + "')";
+  return d;
+}
+
+}  // namespace
+
+HostDMatrix read_csv(std::string const& path, ReadOptions const& opt) {
+  std::string const text = slurp(path);
+  auto const all_lines = split_lines(text);
+  // Blank lines are skipped (as pandas does); keep each row's 1-based line number for messages.
+  std::vector<std::string_view> lines;
+  std::vector<std::size_t> line_no;
+  for (std::size_t i = 0; i < all_lines.size(); ++i) {
+    if (!trim(all_lines[i]).empty()) {
+      lines.push_back(all_lines[i]);
+      line_no.push_back(i + 1);
+    }
+  }
+  if (lines.empty()) fail(path, 1, "", "empty file: no rows");
+
+  char delim = opt.delimiter;
+  if (delim == '\0') delim = lines[0].find('\t') != std::string_view::npos ? '\t' : ',';
+
+  auto is_missing = [&](std::string_view f) {
+    return std::find(opt.missing_markers.begin(), opt.missing_markers.end(), f) != opt.missing_markers.end();
+  };
+
+  std::vector<std::string_view> fields;
+  tokenize(lines[0], delim, fields);
+  std::size_t const n_cols = fields.size();
+  std::vector<std::string> first_row(fields.begin(), fields.end());
+
+  // Pass 1: every row (the first one too, provisionally) parsed to floats; per-column kinds.
+  std::vector<float> vals(lines.size() * n_cols, kNaN);
+  std::vector<Cell> first_kind(n_cols);
+  std::vector<ColumnStats> stats(n_cols);  // rows 2.. only
+  for (std::size_t r = 0; r < lines.size(); ++r) {
+    if (r > 0) tokenize(lines[r], delim, fields);
+    if (fields.size() != n_cols)
+      fail(path, line_no[r], "", "ragged row: " + std::to_string(fields.size()) + " fields, but line " +
+                                     std::to_string(line_no[0]) + " has " + std::to_string(n_cols) +
+                                     " (delimiter '" + (delim == '\t' ? std::string("\\t") : std::string(1, delim)) + "')");
+    for (std::size_t c = 0; c < n_cols; ++c) {
+      Cell kind = Cell::kMissing;
+      if (!is_missing(fields[c])) {
+        if (auto v = parse_float(fields[c])) {
+          vals[r * n_cols + c] = *v;
+          kind = std::isnan(*v) ? Cell::kMissing : Cell::kNumber;
+        } else {
+          kind = Cell::kString;
+        }
+      }
+      if (r == 0) {
+        first_kind[c] = kind;
+      } else if (kind == Cell::kNumber) {
+        ++stats[c].n_numbers;
+      } else if (kind == Cell::kString) {
+        if (stats[c].n_strings++ == 0) stats[c].first_string_line = line_no[r];
+      }
+    }
+  }
+
+  // Header: forced, or detected when a first-row field is text in a column that is otherwise numeric
+  // (like csv.Sniffer.has_header). A file whose every column is text needs --header.
+  bool header = false;
+  if (opt.header) {
+    header = *opt.header;
+  } else {
+    for (std::size_t c = 0; c < n_cols; ++c)
+      if (first_kind[c] == Cell::kString && stats[c].n_strings == 0 && stats[c].n_numbers > 0) header = true;
+  }
+  std::vector<std::string> names;
+  std::size_t row0 = 0;
+  if (header) {
+    names = first_row;
+    row0 = 1;
+  } else {
+    for (std::size_t c = 0; c < n_cols; ++c) {
+      if (first_kind[c] == Cell::kNumber) ++stats[c].n_numbers;
+      if (first_kind[c] == Cell::kString) {
+        ++stats[c].n_strings;
+        stats[c].first_string_line = line_no[0];
+      }
+    }
+  }
+  std::size_t const n_rows = lines.size() - row0;
+  if (n_rows == 0) fail(path, line_no[0] + 1, "", "empty file: a header but no data rows");
+
+  int const label_col = resolve_column(opt.label_column, names, n_cols, path, "label column");
+  int const weight_col = resolve_column(opt.weight_column, names, n_cols, path, "weight column");
+  int const qid_col = resolve_column(opt.qid_column, names, n_cols, path, "qid column");
+  std::vector<int> feature_cols;
+  for (std::size_t c = 0; c < n_cols; ++c)
+    if (static_cast<int>(c) != label_col && static_cast<int>(c) != weight_col && static_cast<int>(c) != qid_col)
+      feature_cols.push_back(static_cast<int>(c));
+  if (opt.num_features > 0 && feature_cols.size() > opt.num_features)
+    fail(path, line_no[0], "", "the file has " + std::to_string(feature_cols.size()) +
+                                   " feature columns, more than num_features = " + std::to_string(opt.num_features));
+
+  // Pass 2, only for columns whose text matters: string features/labels (codes) and query ids.
+  auto raw_column = [&](int c) {
+    std::vector<std::string_view> raw(n_rows);
+    for (std::size_t r = 0; r < n_rows; ++r) {
+      tokenize(lines[r + row0], delim, fields);
+      raw[r] = fields[c];
+    }
+    return raw;
+  };
+  // Distinct non-missing strings in sorted order, and every row's code (NaN when missing).
+  auto encode = [&](int c, std::vector<std::string>& categories) {
+    auto raw = raw_column(c);
+    std::vector<std::string_view> distinct;
+    for (auto f : raw)
+      if (!is_missing(f)) distinct.push_back(f);
+    std::sort(distinct.begin(), distinct.end());
+    distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+    std::unordered_map<std::string_view, float> code;
+    for (std::size_t k = 0; k < distinct.size(); ++k) code.emplace(distinct[k], static_cast<float>(k));
+    categories.assign(distinct.begin(), distinct.end());
+    for (std::size_t r = 0; r < n_rows; ++r)
+      vals[(r + row0) * n_cols + c] = is_missing(raw[r]) ? kNaN : code.at(raw[r]);
+  };
+
+  HostDMatrix m;
+  m.n_rows = n_rows;
+  m.n_features = opt.num_features > 0 ? opt.num_features : feature_cols.size();
+
+  if (label_col >= 0) {
+    auto const& st = stats[label_col];
+    std::string const desc = column_desc(label_col, names) + " (label)";
+    if (st.n_strings > 0 && st.n_numbers > 0) {
+      auto raw = raw_column(label_col);
+      for (std::size_t r = 0; r < n_rows; ++r)
+        if (!is_missing(raw[r]) && !parse_float(raw[r]))
+          fail(path, line_no[r + row0], desc, "label '" + std::string(raw[r]) + "' is not a number");
+    }
+    if (st.n_strings > 0) encode(label_col, m.info.label_classes);  // all-text labels: class codes
+    std::vector<float> label(n_rows);
+    for (std::size_t r = 0; r < n_rows; ++r) {
+      float v = vals[(r + row0) * n_cols + label_col];
+      if (!std::isfinite(v))
+        fail(path, line_no[r + row0], desc, std::isnan(v) ? "missing label" : "label is not finite");
+      label[r] = v;
+    }
+    m.label = to_view("kboost::DMatrix::label", label);
+    if (!names.empty()) m.info.label_name = names[label_col];
+  }
+
+  if (weight_col >= 0) {
+    std::string const desc = column_desc(weight_col, names) + " (weight)";
+    auto raw = stats[weight_col].n_strings > 0 ? raw_column(weight_col) : std::vector<std::string_view>{};
+    std::vector<float> w(n_rows);
+    for (std::size_t r = 0; r < n_rows; ++r) {
+      float v = vals[(r + row0) * n_cols + weight_col];
+      if (!std::isfinite(v) || v < 0 || (!raw.empty() && !is_missing(raw[r]) && !parse_float(raw[r])))
+        fail(path, line_no[r + row0], desc, "weight is not a finite non-negative number");
+      w[r] = v;
+    }
+    m.weight = to_view("kboost::DMatrix::weight", w);
+  }
+
+  if (qid_col >= 0) {
+    // Query ids compared as text: consecutive equal ids form a group.
+    auto raw = raw_column(qid_col);
+    std::map<std::string_view, std::int64_t> ids;
+    std::vector<std::int64_t> qid(n_rows);
+    std::vector<std::size_t> rows_line(line_no.begin() + row0, line_no.end());
+    for (std::size_t r = 0; r < n_rows; ++r) {
+      if (is_missing(raw[r])) fail(path, line_no[r + row0], column_desc(qid_col, names) + " (qid)", "missing query id");
+      qid[r] = ids.emplace(raw[r], static_cast<std::int64_t>(ids.size())).first->second;
+    }
+    m.group_ptr = to_view("kboost::DMatrix::group_ptr",
+                          groups_from_qids(qid, rows_line, path, column_desc(qid_col, names) + " (qid)"));
+  }
+
+  for (std::size_t j = 0; j < feature_cols.size(); ++j) {
+    int c = feature_cols[j];
+    if (stats[c].n_strings == 0) continue;
+    if (m.info.feature_types.empty()) m.info.feature_types.assign(m.n_features, FeatureType::kNumerical);
+    m.info.feature_types[j] = FeatureType::kCategorical;
+    encode(c, m.info.categories[static_cast<int>(j)]);
+  }
+  if (!names.empty()) {
+    for (int c : feature_cols) m.info.feature_names.push_back(names[c]);
+    m.info.feature_names.resize(m.n_features);
+  }
+
+  m.dense = HostDMatrix::dense_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::DMatrix::dense"), n_rows,
+                                    m.n_features);
+  std::size_t n_missing = 0;
+  for (std::size_t r = 0; r < n_rows; ++r) {
+    float const* src = vals.data() + (r + row0) * n_cols;
+    for (std::size_t j = 0; j < m.n_features; ++j) {
+      float v = j < feature_cols.size() ? src[feature_cols[j]] : kNaN;
+      n_missing += std::isnan(v) ? 1 : 0;
+      m.dense(r, j) = v;
+    }
+  }
+  m.info.n_missing = n_missing;
+  return m;
+}
+
+}  // namespace kboost::io_detail

@@ -1,0 +1,143 @@
+/// HDF5 reader (HDF5 C API): features = a rank-2 numeric dataset (rows × features, converted to
+/// float32 by HDF5 on read), label = a rank-1 dataset (or rows × 1). NaN cells are missing.
+/// Optional datasets named by weight_column (weights) and qid_column (query ids).
+#include <hdf5.h>
+
+#include <filesystem>
+#include <limits>
+
+#include "io/reader_detail.hpp"
+
+namespace kboost::io_detail {
+namespace {
+
+/// HDF5 handle closed on scope exit.
+struct Handle {
+  hid_t id;
+  herr_t (*close)(hid_t);
+  ~Handle() {
+    if (id >= 0) close(id);
+  }
+};
+
+/// Silences HDF5's own error printing while kboost reports errors itself.
+struct QuietHdf5 {
+  H5E_auto2_t func = nullptr;
+  void* data = nullptr;
+  QuietHdf5() {
+    H5Eget_auto2(H5E_DEFAULT, &func, &data);
+    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+  }
+  ~QuietHdf5() { H5Eset_auto2(H5E_DEFAULT, func, data); }
+};
+
+struct Dataset {
+  std::vector<hsize_t> dims;
+  std::vector<float> values;  // row-major
+};
+
+/// Read dataset `name` as float32; nullopt when absent and `optional`, errors otherwise.
+std::optional<Dataset> read_float_dataset(hid_t file, std::string const& path, std::string const& name, bool optional) {
+  std::string const what = "dataset '" + name + "'";
+  htri_t exists = H5Lexists(file, name.c_str(), H5P_DEFAULT);
+  if (exists <= 0) {
+    if (optional) return std::nullopt;
+    fail(path, 0, what, "not found in the file");
+  }
+  Handle ds{H5Dopen2(file, name.c_str(), H5P_DEFAULT), H5Dclose};
+  if (ds.id < 0) fail(path, 0, what, "cannot be opened as a dataset");
+  Handle type{H5Dget_type(ds.id), H5Tclose};
+  H5T_class_t cls = H5Tget_class(type.id);
+  if (cls != H5T_FLOAT && cls != H5T_INTEGER) fail(path, 0, what, "is not numeric (integer or float)");
+  Handle space{H5Dget_space(ds.id), H5Sclose};
+  int rank = H5Sget_simple_extent_ndims(space.id);
+  if (rank < 0) fail(path, 0, what, "cannot read its shape");
+  Dataset d;
+  d.dims.resize(static_cast<std::size_t>(rank));
+  H5Sget_simple_extent_dims(space.id, d.dims.data(), nullptr);
+  hsize_t n = 1;
+  for (auto x : d.dims) n *= x;
+  d.values.resize(n);
+  if (n > 0 && H5Dread(ds.id, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, d.values.data()) < 0)
+    fail(path, 0, what, "read failed");
+  return d;
+}
+
+/// A per-row dataset: rank 1 of n_rows, or rank 2 of n_rows × 1.
+std::vector<float> per_row(Dataset const& d, std::size_t n_rows, std::string const& path, std::string const& name) {
+  bool ok = (d.dims.size() == 1 && d.dims[0] == n_rows) || (d.dims.size() == 2 && d.dims[0] == n_rows && d.dims[1] == 1);
+  if (!ok) {
+    std::string shape;
+    for (auto x : d.dims) shape += (shape.empty() ? "" : " x ") + std::to_string(x);
+    fail(path, 0, "dataset '" + name + "'",
+         "wrong shape (" + shape + "), expected rank 1 of " + std::to_string(n_rows) + " rows");
+  }
+  return d.values;
+}
+
+}  // namespace
+
+HostDMatrix read_hdf5(std::string const& path, ReadOptions const& opt) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) fail(path, 0, "", "no such file");
+  QuietHdf5 quiet;
+  if (H5Fis_hdf5(path.c_str()) <= 0) fail(path, 0, "", "not an HDF5 file");
+  Handle file{H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose};
+  if (file.id < 0) fail(path, 0, "", "cannot open HDF5 file for reading");
+
+  auto X = *read_float_dataset(file.id, path, opt.features_dataset, false);
+  if (X.dims.size() != 2)
+    fail(path, 0, "dataset '" + opt.features_dataset + "'",
+         "wrong rank " + std::to_string(X.dims.size()) + ", expected 2 (rows x features)");
+  std::size_t const n_rows = X.dims[0], n_cols = X.dims[1];
+  if (n_rows == 0) fail(path, 0, "dataset '" + opt.features_dataset + "'", "empty: no rows");
+  if (opt.num_features > 0 && n_cols > opt.num_features)
+    fail(path, 0, "dataset '" + opt.features_dataset + "'",
+         std::to_string(n_cols) + " features, more than num_features = " + std::to_string(opt.num_features));
+
+  HostDMatrix m;
+  m.n_rows = n_rows;
+  m.n_features = n_cols;
+  m.dense = HostDMatrix::dense_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::DMatrix::dense"), n_rows, n_cols);
+  std::size_t n_missing = 0;
+  for (std::size_t i = 0; i < n_rows * n_cols; ++i) {
+    m.dense.data()[i] = X.values[i];
+    n_missing += std::isnan(X.values[i]) ? 1 : 0;
+  }
+  m.info.n_missing = n_missing;
+
+  // The default "y" may be absent (unlabelled data); a label dataset named by the user must exist.
+  bool const label_optional = opt.label_dataset == ReadOptions{}.label_dataset;
+  if (!opt.label_dataset.empty()) {
+    if (auto y = read_float_dataset(file.id, path, opt.label_dataset, label_optional)) {
+      auto label = per_row(*y, n_rows, path, opt.label_dataset);
+      for (std::size_t r = 0; r < n_rows; ++r)
+        if (!std::isfinite(label[r]))
+          fail(path, 0, "dataset '" + opt.label_dataset + "' record " + std::to_string(r), "label is not finite");
+      m.label = to_view("kboost::DMatrix::label", label);
+      m.info.label_name = opt.label_dataset;
+    }
+  }
+  if (!opt.weight_column.empty()) {
+    auto w = per_row(*read_float_dataset(file.id, path, opt.weight_column, false), n_rows, path, opt.weight_column);
+    for (std::size_t r = 0; r < n_rows; ++r)
+      if (!std::isfinite(w[r]) || w[r] < 0)
+        fail(path, 0, "dataset '" + opt.weight_column + "' record " + std::to_string(r),
+             "weight is not a finite non-negative number");
+    m.weight = to_view("kboost::DMatrix::weight", w);
+  }
+  if (!opt.qid_column.empty()) {
+    auto q = per_row(*read_float_dataset(file.id, path, opt.qid_column, false), n_rows, path, opt.qid_column);
+    std::vector<std::int64_t> qid(n_rows);
+    std::vector<std::size_t> rec(n_rows);
+    for (std::size_t r = 0; r < n_rows; ++r) {
+      qid[r] = static_cast<std::int64_t>(q[r]);
+      rec[r] = r + 1;
+    }
+    m.group_ptr = to_view("kboost::DMatrix::group_ptr",
+                          groups_from_qids(qid, rec, path, "dataset '" + opt.qid_column + "' record"));
+  }
+  return m;
+}
+
+}  // namespace kboost::io_detail

@@ -1,0 +1,221 @@
+/// read_dataset: format dispatch, side files (weights, groups), forced width and categorical columns.
+/// Follows XGBoost's DMatrix::Load (src/data/data.cc) for what a text file may carry besides features.
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "io/dataset_reader.hpp"
+#include "io/reader_detail.hpp"
+
+namespace kboost {
+namespace io_detail {
+
+std::string slurp(std::string const& path) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) fail(path, 0, "", "no such file");
+  if (std::filesystem::is_directory(path, ec)) fail(path, 0, "", "is a directory, not a data file");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) fail(path, 0, "", "cannot open file for reading");
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  if (in.bad()) fail(path, 0, "", "read error");
+  return std::move(ss).str();
+}
+
+std::vector<std::string_view> split_lines(std::string_view text) {
+  std::vector<std::string_view> lines;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view l = text.substr(start, end - start);
+    if (!l.empty() && l.back() == '\r') l.remove_suffix(1);
+    lines.push_back(l);
+    start = end + 1;
+  }
+  return lines;
+}
+
+std::vector<std::uint32_t> read_group_file(std::string const& path, std::size_t n_rows) {
+  std::string text = slurp(path);
+  auto lines = split_lines(text);
+  std::vector<std::uint32_t> ptr{0};
+  std::uint64_t sum = 0;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    auto t = trim(lines[i]);
+    if (t.empty()) continue;
+    auto v = parse_int(t);
+    if (!v || *v <= 0) fail(path, i + 1, "group size", "'" + std::string(t) + "' is not a positive integer");
+    sum += static_cast<std::uint64_t>(*v);
+    if (sum > n_rows)
+      fail(path, i + 1, "group size", "groups cover " + std::to_string(sum) + " rows but the data has " +
+                                          std::to_string(n_rows));
+    ptr.push_back(static_cast<std::uint32_t>(sum));
+  }
+  if (ptr.size() == 1) fail(path, 1, "", "empty group file");
+  if (sum != n_rows)
+    fail(path, lines.size(), "", "group sizes sum to " + std::to_string(sum) + " but the data has " +
+                                     std::to_string(n_rows) + " rows");
+  return ptr;
+}
+
+std::vector<float> read_weight_file(std::string const& path, std::size_t n_rows) {
+  std::string text = slurp(path);
+  auto lines = split_lines(text);
+  std::vector<float> w;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    auto t = trim(lines[i]);
+    if (t.empty()) continue;
+    auto v = parse_float(t);
+    if (!v || !std::isfinite(*v) || *v < 0)
+      fail(path, i + 1, "weight", "'" + std::string(t) + "' is not a finite non-negative number");
+    w.push_back(*v);
+  }
+  if (w.size() != n_rows)
+    fail(path, lines.size(), "", std::to_string(w.size()) + " weights for " + std::to_string(n_rows) + " rows");
+  return w;
+}
+
+std::vector<std::uint32_t> groups_from_qids(std::vector<std::int64_t> const& qid, std::vector<std::size_t> const& lines,
+                                            std::string const& file, std::string const& field) {
+  std::vector<std::uint32_t> ptr{0};
+  std::vector<std::int64_t> seen;
+  for (std::size_t i = 0; i < qid.size(); ++i) {
+    if (i > 0 && qid[i] == qid[i - 1]) continue;
+    if (i > 0) ptr.push_back(static_cast<std::uint32_t>(i));
+    seen.push_back(qid[i]);
+  }
+  ptr.push_back(static_cast<std::uint32_t>(qid.size()));
+  // A query id that shows up in two separate runs of rows: find its second run for the message.
+  std::vector<std::int64_t> sorted = seen;
+  std::sort(sorted.begin(), sorted.end());
+  auto dup = std::adjacent_find(sorted.begin(), sorted.end());
+  if (dup != sorted.end()) {
+    int runs = 0;
+    for (std::size_t g = 0; g + 1 < ptr.size(); ++g) {
+      if (qid[ptr[g]] == *dup && ++runs == 2)
+        fail(file, lines[ptr[g]], field,
+             "query id " + std::to_string(*dup) + " reappears after other ids; rows of one query must be consecutive");
+    }
+  }
+  return ptr;
+}
+
+Kokkos::View<float*, Kokkos::HostSpace> to_view(std::string const& label, std::vector<float> const& v) {
+  Kokkos::View<float*, Kokkos::HostSpace> out(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), v.size());
+  std::copy(v.begin(), v.end(), out.data());
+  return out;
+}
+
+Kokkos::View<std::uint32_t*, Kokkos::HostSpace> to_view(std::string const& label, std::vector<std::uint32_t> const& v) {
+  Kokkos::View<std::uint32_t*, Kokkos::HostSpace> out(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), v.size());
+  std::copy(v.begin(), v.end(), out.data());
+  return out;
+}
+
+namespace {
+
+bool ends_with(std::string const& s, std::string const& suffix) {
+  return s.size() >= suffix.size() && std::equal(suffix.rbegin(), suffix.rend(), s.rbegin(),
+                                                  [](char a, char b) { return std::tolower(a) == std::tolower(b); });
+}
+
+/// LibSVM if one of the first non-empty lines has a token `<int>:<...>` or `qid:` after the label.
+std::string sniff_format(std::string const& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) fail(path, 0, "", std::filesystem::exists(path) ? "cannot open file for reading" : "no such file");
+  char magic[8] = {};
+  in.read(magic, 8);
+  if (in.gcount() == 8 && std::string_view(magic, 8) == std::string_view("\x89HDF\r\n\x1a\n", 8)) return "hdf5";
+  in.clear();
+  in.seekg(0);
+  std::string line;
+  for (int n = 0; n < 100 && std::getline(in, line);) {
+    auto t = trim(line);
+    if (t.empty()) continue;
+    ++n;
+    std::istringstream toks{std::string(t)};
+    std::string tok;
+    toks >> tok;  // label
+    while (toks >> tok) {
+      auto colon = tok.find(':');
+      if (colon == std::string::npos || colon == 0) continue;
+      std::string_view key(tok.data(), colon);
+      if (key == "qid" || parse_int(key)) return "libsvm";
+    }
+  }
+  return "csv";
+}
+
+}  // namespace
+}  // namespace io_detail
+
+std::string resolve_format(std::string const& path, ReadOptions const& opt) {
+  using namespace io_detail;
+  std::string f = opt.format;
+  std::transform(f.begin(), f.end(), f.begin(), [](unsigned char c) { return std::tolower(c); });
+  if (f == "csv" || f == "tsv") return "csv";
+  if (f == "libsvm" || f == "svmlight") return "libsvm";
+  if (f == "hdf5" || f == "h5") return "hdf5";
+  if (f != "auto" && !f.empty()) fail(path, 0, "", "unknown format '" + opt.format + "' (csv, libsvm, hdf5 or auto)");
+  if (ends_with(path, ".h5") || ends_with(path, ".hdf5")) return "hdf5";
+  if (ends_with(path, ".csv") || ends_with(path, ".tsv")) return "csv";
+  if (ends_with(path, ".svm") || ends_with(path, ".libsvm") || ends_with(path, ".svmlight")) return "libsvm";
+  return sniff_format(path);
+}
+
+HostDMatrix read_dataset(std::string const& path, ReadOptions const& opt) {
+  using namespace io_detail;
+  Kokkos::Profiling::pushRegion("kboost::io::read_dataset");
+  struct PopRegion {
+    ~PopRegion() { Kokkos::Profiling::popRegion(); }
+  } pop;
+  std::string const fmt = resolve_format(path, opt);
+  HostDMatrix m = fmt == "csv" ? read_csv(path, opt) : fmt == "libsvm" ? read_libsvm(path, opt) : read_hdf5(path, opt);
+  m.info.source = path;
+
+  // Forced width for dense data (the CSR reader applies it itself): pad with missing columns.
+  if (opt.num_features > 0 && !m.is_sparse() && m.n_features != opt.num_features) {
+    if (m.n_features > opt.num_features)
+      fail(path, 0, "", "data has " + std::to_string(m.n_features) + " features, more than num_features = " +
+                            std::to_string(opt.num_features));
+    HostDMatrix::dense_type wide(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::DMatrix::dense"), m.n_rows,
+                                 opt.num_features);
+    for (std::size_t i = 0; i < m.n_rows; ++i)
+      for (std::size_t j = 0; j < opt.num_features; ++j) wide(i, j) = j < m.n_features ? m.dense(i, j) : NAN;
+    m.info.n_missing += m.n_rows * (opt.num_features - m.n_features);
+    if (!m.info.feature_names.empty()) m.info.feature_names.resize(opt.num_features);
+    if (!m.info.feature_types.empty()) m.info.feature_types.resize(opt.num_features, FeatureType::kNumerical);
+    m.dense = wide;
+    m.n_features = opt.num_features;
+  }
+
+  for (int c : opt.categorical_columns) {
+    if (c < 0 || static_cast<std::size_t>(c) >= m.n_features)
+      fail(path, 0, "categorical column " + std::to_string(c),
+           "out of range: the data has " + std::to_string(m.n_features) + " features");
+    if (m.info.feature_types.empty()) m.info.feature_types.assign(m.n_features, FeatureType::kNumerical);
+    m.info.feature_types[c] = FeatureType::kCategorical;
+  }
+
+  // Side files: named explicitly, or beside the data when auto_side_files (XGBoost 1.x behaviour).
+  std::string weight_file = opt.weight_file, group_file = opt.group_file;
+  if (opt.auto_side_files) {
+    std::error_code ec;
+    if (weight_file.empty() && std::filesystem::exists(path + ".weight", ec)) weight_file = path + ".weight";
+    if (group_file.empty() && std::filesystem::exists(path + ".group", ec)) group_file = path + ".group";
+    if (group_file.empty() && std::filesystem::exists(path + ".query", ec)) group_file = path + ".query";
+  }
+  if (!weight_file.empty()) {
+    if (m.has_weights()) fail(weight_file, 0, "", "weights given twice (weight column and weight file)");
+    m.weight = to_view("kboost::DMatrix::weight", read_weight_file(weight_file, m.n_rows));
+  }
+  if (!group_file.empty()) {
+    if (m.group_ptr.extent(0) > 0) fail(group_file, 0, "", "query groups given twice (qid and group file)");
+    m.group_ptr = to_view("kboost::DMatrix::group_ptr", read_group_file(group_file, m.n_rows));
+  }
+  return m;
+}
+
+}  // namespace kboost

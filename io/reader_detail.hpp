@@ -1,0 +1,89 @@
+#pragma once
+/// \file reader_detail.hpp
+/// Internals shared by the dataset readers (not part of the public API): float parsing, field
+/// trimming, error messages naming file/line/field, and the per-format entry points.
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <vector>
+
+#include "io/dataset_reader.hpp"
+
+namespace kboost::io_detail {
+
+/// Throws std::runtime_error "file:line: field: what" (line 1-based; 0 = no line, field "" = none).
+[[noreturn]] inline void fail(std::string const& file, std::size_t line, std::string const& field,
+                              std::string const& what) {
+  std::string msg = file;
+  if (line > 0) msg += ":" + std::to_string(line);
+  msg += ": ";
+  if (!field.empty()) msg += field + ": ";
+  throw std::runtime_error(msg + what);
+}
+
+/// Spaces, tabs and CR stripped from both ends (adult.data writes ", " between fields).
+inline std::string_view trim(std::string_view s) {
+  auto is_ws = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
+  while (!s.empty() && is_ws(s.front())) s.remove_prefix(1);
+  while (!s.empty() && is_ws(s.back())) s.remove_suffix(1);
+  return s;
+}
+
+/// The whole of `s` as a float32, rounded once from the decimal text (std::from_chars, as XGBoost's
+/// text parsers parse straight to float). A leading '+' is accepted ("+1" labels in a1a). Also
+/// accepts inf/nan spellings. nullopt when `s` is not exactly one number.
+inline std::optional<float> parse_float(std::string_view s) {
+  if (s.size() > 1 && s[0] == '+' && s[1] != '-' && s[1] != '+') s.remove_prefix(1);
+  if (s.empty()) return std::nullopt;
+  float v = 0;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (p != s.data() + s.size()) return std::nullopt;
+  if (ec == std::errc::result_out_of_range) {
+    // from_chars leaves v unchanged on overflow/underflow: give the rounded result like strtof.
+    std::string tmp(s);
+    return std::strtof(tmp.c_str(), nullptr);
+  }
+  if (ec != std::errc()) return std::nullopt;
+  return v;
+}
+
+/// Whole of `s` as a 64-bit integer (from_chars), nullopt otherwise.
+inline std::optional<std::int64_t> parse_int(std::string_view s) {
+  if (s.size() > 1 && s[0] == '+') s.remove_prefix(1);
+  std::int64_t v = 0;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || p != s.data() + s.size() || s.empty()) return std::nullopt;
+  return v;
+}
+
+/// Whole file as one string; throws naming the file when it is missing, unreadable or a directory.
+std::string slurp(std::string const& path);
+
+/// Lines of `text` (LF or CRLF), without the line ends.
+std::vector<std::string_view> split_lines(std::string_view text);
+
+/// Per-format readers (io/csv_reader.cpp, libsvm_reader.cpp, hdf5_reader.cpp). Side files,
+/// forced categorical columns and num_features checks on dense data happen in read_dataset.
+HostDMatrix read_csv(std::string const& path, ReadOptions const& opt);
+HostDMatrix read_libsvm(std::string const& path, ReadOptions const& opt);
+HostDMatrix read_hdf5(std::string const& path, ReadOptions const& opt);
+
+/// Group sizes (one per line) -> group_ptr; the sizes must sum to n_rows.
+std::vector<std::uint32_t> read_group_file(std::string const& path, std::size_t n_rows);
+/// Weights (one per line, finite, >= 0); must be n_rows of them.
+std::vector<float> read_weight_file(std::string const& path, std::size_t n_rows);
+/// group_ptr from per-row query ids: consecutive equal ids form a group; an id that reappears after
+/// another id is an error (XGBoost needs rows of a query together). `lines[i]` names row i's line.
+std::vector<std::uint32_t> groups_from_qids(std::vector<std::int64_t> const& qid, std::vector<std::size_t> const& lines,
+                                            std::string const& file, std::string const& field);
+
+/// Host 1-D float View copied from a vector.
+Kokkos::View<float*, Kokkos::HostSpace> to_view(std::string const& label, std::vector<float> const& v);
+Kokkos::View<std::uint32_t*, Kokkos::HostSpace> to_view(std::string const& label, std::vector<std::uint32_t> const& v);
+
+}  // namespace kboost::io_detail
