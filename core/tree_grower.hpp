@@ -1,0 +1,390 @@
+#pragma once
+/// \file tree_grower.hpp
+/// Grows one regression tree on the device from quantised gradients, level at a time, as upstream's
+/// GPU hist updater (src/tree/updater_gpu_hist.cu GPUHistMakerDevice::UpdateTree, src/tree/driver.h
+/// Driver, gpu_hist/expand_entry.cuh). Node ids as upstream: root 0; nodes popped in one batch are
+/// expanded in pop order, left child = next id, right = next + 1. grow_policy depthwise pops every
+/// entry of the shallowest depth (id order); lossguide pops one entry, largest loss change first,
+/// ties to the smaller id. Histogram storage is a pool of slots allocated once and grown by doubling,
+/// never per node.
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/compat.hpp"
+#include "core/model.hpp"
+#include "kernels/evaluate_splits.hpp"
+#include "kernels/hist_cuts.hpp"
+#include "kernels/histogram.hpp"
+#include "kernels/leaves.hpp"
+#include "kernels/quantiser.hpp"
+#include "kernels/row_partitioner.hpp"
+#include "kernels/sampling.hpp"
+
+namespace kboost {
+
+/// Wall time per training phase, seconds (each phase fences before it stops its clock).
+struct PhaseTimes {
+  double cuts = 0, binning = 0, gradients = 0, histograms = 0, splits = 0, partition = 0, leaves = 0, eval = 0;
+  /// One line per phase plus the total, for the end of a training log.
+  std::string summary() const;
+};
+
+/// Adds the time from construction to destruction (after a fence) to one PhaseTimes field.
+class PhaseTimer {
+ public:
+  explicit PhaseTimer(double& slot) : slot_(slot), t0_(std::chrono::steady_clock::now()) {}
+  ~PhaseTimer() {
+    Kokkos::fence();
+    slot_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
+  }
+  PhaseTimer(PhaseTimer const&) = delete;
+  PhaseTimer& operator=(PhaseTimer const&) = delete;
+
+ private:
+  double& slot_;
+  std::chrono::steady_clock::time_point t0_;
+};
+
+/// What the grower needs from TrainParams (XGBoost names).
+struct GrowParams {
+  SplitParams split;
+  float eta = 0.3f;
+  int max_depth = 6;             ///< 0: unlimited (lossguide only)
+  int max_leaves = 0;            ///< 0: unlimited
+  bool lossguide = false;        ///< grow_policy=lossguide
+  double colsample_bylevel = 1.0, colsample_bynode = 1.0;
+  std::uint64_t seed = 0;
+  std::int64_t min_shared = 2048;  ///< nodes with at least this many rows use the tile histogram kernel
+  std::int32_t tile_rows = 4096;   ///< rows per tile of the tile kernel
+};
+
+/// Grows trees for one training matrix (bins fixed for the whole fit).
+template <class ExecutionSpace, class Mem>
+class TreeGrower {
+ public:
+  using bins_view = Kokkos::View<const std::int32_t**, Kokkos::LayoutRight, Mem>;
+
+  /// bins: rows × features global bin (−1 missing) from kernels/binning.hpp; cuts: its cuts.
+  TreeGrower(bins_view bins, HistogramCuts<Mem> const& cuts, GrowParams const& p)
+      : p_(p), bins_(bins), cuts_(cuts), n_rows_(bins.extent(0)), n_features_(static_cast<int>(bins.extent(1))),
+        total_bins_(cuts.total_bins), h_ptrs_(host_ptrs(cuts)), hist_builder_(h_ptrs_, p.min_shared, p.tile_rows),
+        partitioner_(bins.extent(0)) {}
+
+  /// Grow one tree from gq (rows, quantised with q) on the features `tree_features` (sorted; the
+  /// colsample_bytree draw), keyed `tree_key` for the level/node draws. Adds the tree's leaf values
+  /// to margin(·, group) (rows × groups) and returns the tree (leaf values × eta).
+  TreeModel grow(ExecutionSpace const& space, Kokkos::View<const GradientPairInt64*, Mem> gq,
+                 GradientQuantiser const& q, std::vector<int> const& tree_features, std::uint64_t tree_key,
+                 Kokkos::View<float**, Kokkos::LayoutRight, Mem> margin, int group, PhaseTimes& times);
+
+ private:
+  struct Node {
+    std::int32_t begin = 0, end = 0, depth = 0, slot = -1;
+    GradientPairInt64 sum{};
+    SplitCandidate split;
+  };
+
+  static std::vector<std::uint32_t> host_ptrs(HistogramCuts<Mem> const& c) {
+    auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), c.ptrs);
+    return std::vector<std::uint32_t>(h.data(), h.data() + h.extent(0));
+  }
+
+  int alloc_slot();
+  void free_slot(int& slot) {
+    if (slot >= 0) free_slots_.push_back(slot);
+    slot = -1;
+  }
+  /// Evaluate `ids` (all with built histograms); fills nodes_[id].split.
+  void evaluate(ExecutionSpace const& space, GradientQuantiser const& q, std::vector<int> const& ids,
+                std::vector<int> const& tree_features, std::uint64_t tree_key);
+  void add_node(TreeModel& t, int parent, float base_weight, double hess);
+  static GradientPairInt64 to_host_sum(ExecutionSpace const& space, Kokkos::View<const GradientPairInt64*, Mem> gq);
+
+  GrowParams p_;
+  bins_view bins_;
+  HistogramCuts<Mem> cuts_;
+  std::size_t n_rows_;
+  int n_features_;
+  std::uint32_t total_bins_;
+  std::vector<std::uint32_t> h_ptrs_;
+  HistogramBuilder<ExecutionSpace, Mem> hist_builder_;
+  RowPartitioner<ExecutionSpace, Mem> partitioner_;
+  Kokkos::View<GradientPairInt64**, Kokkos::LayoutRight, Mem> hist_;
+  std::vector<int> free_slots_;
+  int n_slots_ = 0;
+  std::vector<Node> nodes_;
+  // evaluation buffers, grown on demand
+  Kokkos::View<EvalNode*, Mem> eval_nodes_;
+  Kokkos::View<std::uint8_t**, Kokkos::LayoutRight, Mem> eval_mask_;
+  Kokkos::View<SplitCandidate**, Kokkos::LayoutRight, Mem> eval_scratch_;
+  Kokkos::View<SplitCandidate*, Mem> eval_out_;
+};
+
+// ---------------------------------------------------------------------------------------------
+
+template <class ExecutionSpace, class Mem>
+int TreeGrower<ExecutionSpace, Mem>::alloc_slot() {
+  if (free_slots_.empty()) {
+    int const grow = std::max(8, n_slots_);
+    if (n_slots_ == 0) {
+      hist_ = Kokkos::View<GradientPairInt64**, Kokkos::LayoutRight, Mem>("kboost::hist::storage", grow,
+                                                                           std::max<std::uint32_t>(total_bins_, 1));
+    } else {
+      Kokkos::resize(hist_, n_slots_ + grow, hist_.extent(1));
+    }
+    for (int s = n_slots_ + grow - 1; s >= n_slots_; --s) free_slots_.push_back(s);
+    n_slots_ += grow;
+  }
+  int const s = free_slots_.back();
+  free_slots_.pop_back();
+  return s;
+}
+
+template <class ExecutionSpace, class Mem>
+GradientPairInt64 TreeGrower<ExecutionSpace, Mem>::to_host_sum(ExecutionSpace const& space,
+                                                               Kokkos::View<const GradientPairInt64*, Mem> gq) {
+  std::int64_t g = 0, h = 0;
+  Kokkos::parallel_reduce(
+      "kboost::grow::root_sum_grad", Kokkos::RangePolicy<ExecutionSpace>(space, 0, gq.extent(0)),
+      KOKKOS_LAMBDA(std::int64_t i, std::int64_t & acc) { acc += gq(i).grad; }, g);
+  Kokkos::parallel_reduce(
+      "kboost::grow::root_sum_hess", Kokkos::RangePolicy<ExecutionSpace>(space, 0, gq.extent(0)),
+      KOKKOS_LAMBDA(std::int64_t i, std::int64_t & acc) { acc += gq(i).hess; }, h);
+  GradientPairInt64 s{};
+  s.grad = g;
+  s.hess = h;
+  return s;
+}
+
+template <class ExecutionSpace, class Mem>
+void TreeGrower<ExecutionSpace, Mem>::add_node(TreeModel& t, int parent, float base_weight, double hess) {
+  t.left_children.push_back(-1);
+  t.right_children.push_back(-1);
+  t.parents.push_back(parent < 0 ? 2147483647 : parent);
+  t.split_indices.push_back(0);
+  t.split_conditions.push_back(base_weight * p_.eta);
+  t.default_left.push_back(0);
+  t.split_type.push_back(0);
+  t.loss_changes.push_back(0.0f);
+  t.sum_hessian.push_back(static_cast<float>(hess));
+  t.base_weights.push_back(base_weight);
+}
+
+template <class ExecutionSpace, class Mem>
+void TreeGrower<ExecutionSpace, Mem>::evaluate(ExecutionSpace const& space, GradientQuantiser const& q,
+                                               std::vector<int> const& ids, std::vector<int> const& tree_features,
+                                               std::uint64_t tree_key) {
+  if (ids.empty()) return;
+  std::size_t const n = ids.size();
+  if (eval_nodes_.extent(0) < n) {
+    std::size_t const cap = 2 * n;
+    eval_nodes_ = Kokkos::View<EvalNode*, Mem>("kboost::splits::nodes", cap);
+    eval_mask_ = Kokkos::View<std::uint8_t**, Kokkos::LayoutRight, Mem>("kboost::splits::mask", cap, n_features_);
+    eval_scratch_ = Kokkos::View<SplitCandidate**, Kokkos::LayoutRight, Mem>("kboost::splits::scratch", cap, n_features_);
+    eval_out_ = Kokkos::View<SplitCandidate*, Mem>("kboost::splits::out", cap);
+  }
+  auto hn = Kokkos::create_mirror_view(eval_nodes_);
+  auto hm = Kokkos::create_mirror_view(eval_mask_);
+  std::vector<int> level_features;
+  int level = -1;
+  for (std::size_t k = 0; k < n; ++k) {
+    Node const& nd = nodes_[ids[k]];
+    hn(k).slot = nd.slot;
+    hn(k).nidx = ids[k];
+    hn(k).sum = nd.sum;
+    if (nd.depth != level) {
+      level = nd.depth;
+      level_features = sample_features(tree_features, p_.colsample_bylevel, p_.seed, kLevelColStream,
+                                       tree_key * 1024u + static_cast<std::uint64_t>(level));
+    }
+    auto const node_features = sample_features(level_features, p_.colsample_bynode, p_.seed, kNodeColStream,
+                                               tree_key * 1048576u + static_cast<std::uint64_t>(ids[k]));
+    for (int f = 0; f < n_features_; ++f) hm(k, f) = 0;
+    for (int f : node_features) hm(k, f) = 1;
+  }
+  Kokkos::deep_copy(eval_nodes_, hn);
+  Kokkos::deep_copy(eval_mask_, hm);
+  evaluate_splits(space, p_.split, q, Kokkos::View<const GradientPairInt64**, Kokkos::LayoutRight, Mem>(hist_),
+                  Kokkos::View<const std::uint32_t*, Mem>(cuts_.ptrs), Kokkos::View<const float*, Mem>(cuts_.values),
+                  Kokkos::View<const float*, Mem>(cuts_.min_vals), Kokkos::View<const EvalNode*, Mem>(eval_nodes_),
+                  Kokkos::View<const std::uint8_t**, Kokkos::LayoutRight, Mem>(eval_mask_), eval_scratch_, eval_out_,
+                  static_cast<int>(n));
+  auto ho = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), eval_out_);
+  for (std::size_t k = 0; k < n; ++k) nodes_[ids[k]].split = ho(k);
+}
+
+template <class ExecutionSpace, class Mem>
+TreeModel TreeGrower<ExecutionSpace, Mem>::grow(ExecutionSpace const& space,
+                                                Kokkos::View<const GradientPairInt64*, Mem> gq,
+                                                GradientQuantiser const& q, std::vector<int> const& tree_features,
+                                                std::uint64_t tree_key,
+                                                Kokkos::View<float**, Kokkos::LayoutRight, Mem> margin, int group,
+                                                PhaseTimes& times) {
+  compat::ScopedRegion region("kboost::grow");
+  auto const to_g = [&](GradientPairInt64 const& s) { return static_cast<double>(s.grad) * q.to_floating[0]; };
+  auto const to_h = [&](GradientPairInt64 const& s) { return static_cast<double>(s.hess) * q.to_floating[1]; };
+  TreeModel t;
+  t.num_feature = n_features_;
+  nodes_.clear();
+  free_slots_.clear();
+  for (int s = n_slots_ - 1; s >= 0; --s) free_slots_.push_back(s);
+  {
+    PhaseTimer timer(times.partition);
+    partitioner_.reset(space);
+  }
+  Node root;
+  root.end = static_cast<std::int32_t>(n_rows_);
+  root.sum = to_host_sum(space, gq);
+  nodes_.push_back(root);
+  add_node(t, -1, calc_weight(p_.split, to_g(root.sum), to_h(root.sum)), to_h(root.sum));
+
+  auto const build = [&](std::vector<HistNode> const& hn, std::vector<HistSubtraction> const& subs) {
+    PhaseTimer timer(times.histograms);
+    hist_builder_.build(space, bins_, partitioner_.ridx(), gq, hn, hist_);
+    hist_builder_.subtract(space, subs, hist_);
+  };
+  std::vector<int> queue;  // node ids with evaluated splits and live histograms
+  if (p_.max_depth != 0 || p_.max_leaves != 0) {
+    nodes_[0].slot = alloc_slot();
+    build({HistNode{nodes_[0].slot, 0, nodes_[0].end}}, {});
+    PhaseTimer timer(times.splits);
+    evaluate(space, q, {0}, tree_features, tree_key);
+    queue.push_back(0);
+  }
+  int num_leaves = 1;
+  auto const entry_valid = [&](int id) {
+    Node const& nd = nodes_[id];
+    if (!split_is_valid(nd.split, p_.split)) return false;
+    if (p_.max_depth > 0 && nd.depth == p_.max_depth) return false;
+    if (p_.max_leaves > 0 && num_leaves == p_.max_leaves) return false;
+    return true;
+  };
+  while (!queue.empty()) {
+    // ---- pop a batch (upstream Driver::Pop)
+    std::vector<int> batch;
+    if (p_.lossguide) {
+      auto best = queue.begin();
+      for (auto it = queue.begin(); it != queue.end(); ++it) {
+        float const a = nodes_[*it].split.loss_chg, b = nodes_[*best].split.loss_chg;
+        if (a > b || (a == b && *it < *best)) best = it;
+      }
+      int const id = *best;
+      queue.erase(best);
+      if (!entry_valid(id)) {
+        free_slot(nodes_[id].slot);
+        break;
+      }
+      ++num_leaves;
+      batch.push_back(id);
+    } else {
+      std::sort(queue.begin(), queue.end());
+      int const depth = nodes_[queue.front()].depth;
+      std::vector<int> rest;
+      for (int id : queue) {
+        if (nodes_[id].depth != depth) {
+          rest.push_back(id);
+          continue;
+        }
+        if (entry_valid(id)) {
+          ++num_leaves;
+          batch.push_back(id);
+        } else {
+          free_slot(nodes_[id].slot);
+        }
+      }
+      queue = rest;
+      if (batch.empty()) {
+        if (queue.empty()) break;
+        continue;
+      }
+    }
+    // ---- apply the splits (upstream RegTree::ExpandNode)
+    std::vector<PartitionSplit> psplits;
+    for (int id : batch) {
+      Node const& nd = nodes_[id];
+      int const l = static_cast<int>(t.num_nodes()), r = l + 1;
+      t.left_children[id] = l;
+      t.right_children[id] = r;
+      t.split_indices[id] = nd.split.feature;
+      t.split_conditions[id] = nd.split.fvalue;
+      t.default_left[id] = static_cast<std::uint8_t>(nd.split.default_left);
+      t.loss_changes[id] = nd.split.loss_chg;
+      add_node(t, id, calc_weight(p_.split, to_g(nd.split.left_sum), to_h(nd.split.left_sum)), to_h(nd.split.left_sum));
+      add_node(t, id, calc_weight(p_.split, to_g(nd.split.right_sum), to_h(nd.split.right_sum)),
+               to_h(nd.split.right_sum));
+      psplits.push_back(PartitionSplit{nd.begin, nd.end, nd.split.feature, nd.split.split_bin, nd.split.default_left});
+    }
+    std::vector<int> order(batch.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
+    std::sort(order.begin(), order.end(), [&](int a, int b) { return psplits[a].begin < psplits[b].begin; });
+    std::vector<PartitionSplit> sorted;
+    for (int i : order) sorted.push_back(psplits[i]);
+    std::vector<std::int32_t> n_left;
+    {
+      PhaseTimer timer(times.partition);
+      n_left = partitioner_.split(space, bins_, sorted);
+    }
+    std::vector<std::int32_t> left_rows(batch.size());
+    for (std::size_t i = 0; i < order.size(); ++i) left_rows[order[i]] = n_left[i];
+    // ---- children: nodes, then histograms for those that may split further (upstream IsChildValid)
+    std::vector<HistNode> to_build;
+    std::vector<HistSubtraction> subs;
+    std::vector<int> to_eval;
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+      int const id = batch[i];
+      Node const nd = nodes_[id];  // a copy: nodes_ grows below
+      int const l = t.left_children[id], r = t.right_children[id];
+      Node ln, rn;
+      ln.begin = nd.begin;
+      ln.end = nd.begin + left_rows[i];
+      rn.begin = ln.end;
+      rn.end = nd.end;
+      ln.depth = rn.depth = nd.depth + 1;
+      ln.sum = nd.split.left_sum;
+      rn.sum = nd.split.right_sum;
+      nodes_.push_back(ln);
+      nodes_.push_back(rn);
+      bool const child_valid = !(p_.max_depth > 0 && nd.depth + 1 >= p_.max_depth) &&
+                               !(p_.max_leaves > 0 && num_leaves >= p_.max_leaves);
+      if (!child_valid) {
+        free_slot(nodes_[id].slot);
+        continue;
+      }
+      nodes_[l].slot = alloc_slot();
+      nodes_[r].slot = alloc_slot();
+      bool const build_right = (nodes_[r].end - nodes_[r].begin) < (nodes_[l].end - nodes_[l].begin);
+      int const small = build_right ? r : l, large = build_right ? l : r;
+      to_build.push_back(HistNode{nodes_[small].slot, nodes_[small].begin, nodes_[small].end});
+      subs.push_back(HistSubtraction{nodes_[id].slot, nodes_[small].slot, nodes_[large].slot});
+      to_eval.push_back(l);
+      to_eval.push_back(r);
+    }
+    if (!to_build.empty()) build(to_build, subs);
+    for (int id : batch) free_slot(nodes_[id].slot);
+    {
+      PhaseTimer timer(times.splits);
+      evaluate(space, q, to_eval, tree_features, tree_key);
+    }
+    for (int id : to_eval) queue.push_back(id);
+  }
+  for (int id : queue) free_slot(nodes_[id].slot);
+  // ---- leaf values onto the margins
+  {
+    PhaseTimer timer(times.leaves);
+    std::vector<LeafSegment> leaves;
+    for (std::size_t id = 0; id < t.num_nodes(); ++id) {
+      if (!t.is_leaf(id) || nodes_[id].end == nodes_[id].begin) continue;
+      leaves.push_back(LeafSegment{nodes_[id].begin, nodes_[id].end, t.split_conditions[id]});
+    }
+    std::sort(leaves.begin(), leaves.end(), [](LeafSegment const& a, LeafSegment const& b) { return a.begin < b.begin; });
+    if (!leaves.empty()) add_leaf_values(space, partitioner_.ridx(), leaves, margin, group);
+  }
+  return t;
+}
+
+}  // namespace kboost

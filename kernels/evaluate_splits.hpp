@@ -1,0 +1,186 @@
+#pragma once
+/// \file evaluate_splits.hpp
+/// Best split per node from its integer histogram, as upstream's GPU evaluator
+/// (src/tree/gpu_hist/evaluate_splits.cu EvaluateSplitAgent::Numerical, LossChangeMissing;
+/// src/tree/split_evaluator.h; src/tree/param.h CalcWeight/CalcGain; expand_entry.cuh IsValid).
+/// Gains use IEEE division (no __fdividef) so every backend gives the same bits.
+#include <Kokkos_Core.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+#include "core/compat.hpp"
+#include "kernels/quantiser.hpp"
+
+namespace kboost {
+
+/// Regularisation parameters the split search needs (XGBoost names; float as upstream's TrainParam).
+struct SplitParams {
+  float lambda = 1.0f;            ///< reg_lambda
+  float alpha = 0.0f;             ///< reg_alpha
+  float max_delta_step = 0.0f;
+  float min_child_weight = 1.0f;
+  float gamma = 0.0f;             ///< min_split_loss
+};
+
+/// kRtEps of upstream (src/tree/param.h): loss changes at or below it are no split.
+constexpr float kRtEps = 1e-6f;
+
+/// One node's best split. `split_bin`: the GLOBAL bin index of the last bin that goes left
+/// (`ptrs[f] - 1` when no non-missing value goes left); rows with bin <= split_bin go left, missing
+/// rows follow default_left. `fvalue` is the XGBoost split condition (left iff x < fvalue).
+struct SplitCandidate {
+  float loss_chg = -std::numeric_limits<float>::max();
+  std::int32_t feature = -1;
+  std::int32_t split_bin = -1;
+  float fvalue = 0.0f;
+  std::int32_t default_left = 0;
+  GradientPairInt64 left_sum{}, right_sum{};
+};
+
+/// A node to evaluate: its histogram slot, total (grad, hess) and tree node id.
+struct EvalNode {
+  std::int32_t slot = 0;
+  std::int32_t nidx = 0;
+  GradientPairInt64 sum{};
+};
+
+namespace detail {
+KOKKOS_INLINE_FUNCTION double threshold_l1(double g, double alpha) {
+  if (g > alpha) return g - alpha;
+  if (g < -alpha) return g + alpha;
+  return 0.0;
+}
+KOKKOS_INLINE_FUNCTION double to_double_grad(GradientQuantiser const& q, std::int64_t v) {
+  return static_cast<double>(v) * q.to_floating[0];
+}
+KOKKOS_INLINE_FUNCTION double to_double_hess(GradientQuantiser const& q, std::int64_t v) {
+  return static_cast<double>(v) * q.to_floating[1];
+}
+}  // namespace detail
+
+/// Leaf weight of a node with gradient sum G and hessian sum H (upstream tree::CalcWeight in
+/// double, returned as float; clipped to ±max_delta_step when set). 0 when H < min_child_weight.
+KOKKOS_INLINE_FUNCTION float calc_weight(SplitParams const& p, double G, double H) {
+  if (H < static_cast<double>(p.min_child_weight) || H <= 0.0) return 0.0f;
+  double dw = -detail::threshold_l1(G, p.alpha) / (H + static_cast<double>(p.lambda));
+  if (p.max_delta_step != 0.0f && (dw < 0 ? -dw : dw) > static_cast<double>(p.max_delta_step)) {
+    dw = dw < 0 ? -static_cast<double>(p.max_delta_step) : static_cast<double>(p.max_delta_step);
+  }
+  return static_cast<float>(dw);
+}
+
+/// Gain of one child in the split search (upstream SplitEvaluator::CalcGainGivenWeight, float).
+KOKKOS_INLINE_FUNCTION float child_gain(SplitParams const& p, double G, double H) {
+  if (H <= 0.0) return 0.0f;
+  if (p.max_delta_step == 0.0f) {
+    double t = detail::threshold_l1(G, p.alpha);
+    float num = static_cast<float>(t * t);
+    float den = static_cast<float>(H + static_cast<double>(p.lambda));
+    return num / den;
+  }
+  double w = calc_weight(p, G, H);
+  return static_cast<float>(-(2.0 * G * w + (H + static_cast<double>(p.lambda)) * w * w));
+}
+
+/// Gain of a whole node (upstream tree::CalcGain in double): subtracted from split gains.
+KOKKOS_INLINE_FUNCTION double node_gain(SplitParams const& p, double G, double H) {
+  if (H < static_cast<double>(p.min_child_weight) || H <= 0.0) return 0.0;
+  double const lam = static_cast<double>(p.lambda);
+  if (p.max_delta_step == 0.0f) {
+    double t = detail::threshold_l1(G, p.alpha);
+    return (t * t) / (H + lam);
+  }
+  double w = calc_weight(p, G, H);
+  double ret = -(2.0 * G * w + (H + lam) * w * w);
+  if (p.alpha != 0.0f) ret += static_cast<double>(p.alpha) * (w < 0 ? -w : w);
+  return ret;
+}
+
+/// Gain of a split into (left, right), -inf when a side's hessian is below min_child_weight
+/// (upstream SplitEvaluator::CalcSplitGain with IsValidSplit).
+KOKKOS_INLINE_FUNCTION float split_gain(SplitParams const& p, GradientQuantiser const& q,
+                                        GradientPairInt64 const& l, GradientPairInt64 const& r) {
+  double const gl = detail::to_double_grad(q, l.grad), hl = detail::to_double_hess(q, l.hess);
+  double const gr = detail::to_double_grad(q, r.grad), hr = detail::to_double_hess(q, r.hess);
+  if (hl < static_cast<double>(p.min_child_weight) || hr < static_cast<double>(p.min_child_weight)) {
+    return -std::numeric_limits<float>::infinity();
+  }
+  return child_gain(p, gl, hl) + child_gain(p, gr, hr);
+}
+
+/// Best split of every node in `nodes` (extent n_nodes) over the allowed features.
+/// hist: slots × total_bins; cuts: ptrs (features+1), values (total_bins), min_vals (features);
+/// feature_mask: n_nodes × features (1 = may split on it; colsample). Result: out (n_nodes).
+/// Per feature, candidate b (0 ≤ b < bins of f) sends bins < b left (exclusive scan), missing to
+/// the side with the larger gain (right on ties); lowest bin wins ties within a feature, lowest
+/// feature across features. loss_chg = gain − parent gain (float). `scratch`: n_nodes × features.
+template <class ExecutionSpace, class Mem>
+void evaluate_splits(ExecutionSpace const& space, SplitParams const& p, GradientQuantiser const& q,
+                     Kokkos::View<const GradientPairInt64**, Kokkos::LayoutRight, Mem> hist,
+                     Kokkos::View<const std::uint32_t*, Mem> ptrs, Kokkos::View<const float*, Mem> values,
+                     Kokkos::View<const float*, Mem> min_vals, Kokkos::View<const EvalNode*, Mem> nodes,
+                     Kokkos::View<const std::uint8_t**, Kokkos::LayoutRight, Mem> feature_mask,
+                     Kokkos::View<SplitCandidate**, Kokkos::LayoutRight, Mem> scratch,
+                     Kokkos::View<SplitCandidate*, Mem> out, int n_nodes) {
+  compat::ScopedRegion region("kboost::evaluate_splits");
+  int const n_features = static_cast<int>(ptrs.extent(0)) - 1;
+  Kokkos::parallel_for(
+      "kboost::splits::per_feature",
+      Kokkos::RangePolicy<ExecutionSpace>(space, 0, std::size_t(n_nodes) * std::size_t(n_features)),
+      KOKKOS_LAMBDA(std::size_t i) {
+        int const k = static_cast<int>(i / n_features), f = static_cast<int>(i % n_features);
+        SplitCandidate best;
+        if (feature_mask(k, f)) {
+          EvalNode const node = nodes(k);
+          std::uint32_t const b0 = ptrs(f), b1 = ptrs(f + 1);
+          GradientPairInt64 total{};
+          for (std::uint32_t b = b0; b < b1; ++b) total = total + hist(node.slot, b);
+          GradientPairInt64 const missing = node.sum - total;
+          GradientPairInt64 scan{};
+          for (std::uint32_t b = b0; b < b1; ++b) {
+            GradientPairInt64 const left_m = scan + missing;
+            float const g_ml = split_gain(p, q, left_m, node.sum - left_m);
+            float const g_mr = split_gain(p, q, scan, node.sum - scan);
+            bool const missing_left = g_ml > g_mr;
+            float const gain = missing_left ? g_ml : g_mr;
+            if (gain > best.loss_chg) {
+              best.loss_chg = gain;
+              best.feature = f;
+              best.split_bin = static_cast<std::int32_t>(b) - 1;
+              best.fvalue = b == b0 ? min_vals(f) : values(b - 1);
+              best.default_left = missing_left ? 1 : 0;
+              best.left_sum = missing_left ? left_m : scan;
+              best.right_sum = node.sum - best.left_sum;
+            }
+            scan = scan + hist(node.slot, b);
+          }
+        }
+        scratch(k, f) = best;
+      });
+  Kokkos::parallel_for(
+      "kboost::splits::per_node", Kokkos::RangePolicy<ExecutionSpace>(space, 0, n_nodes),
+      KOKKOS_LAMBDA(int k) {
+        SplitCandidate best;
+        for (int f = 0; f < n_features; ++f) {
+          if (scratch(k, f).loss_chg > best.loss_chg) best = scratch(k, f);
+        }
+        EvalNode const node = nodes(k);
+        double const parent = node_gain(p, detail::to_double_grad(q, node.sum.grad),
+                                        detail::to_double_hess(q, node.sum.hess));
+        if (best.feature >= 0) best.loss_chg = best.loss_chg - static_cast<float>(parent);
+        out(k) = best;
+      });
+}
+
+/// Whether a split may be applied (upstream GPUExpandEntry::IsValid without the depth/leaf limits).
+inline bool split_is_valid(SplitCandidate const& s, SplitParams const& p) {
+  if (s.feature < 0) return false;
+  if (!(s.loss_chg > kRtEps)) return false;
+  if (s.left_sum.hess == 0 || s.right_sum.hess == 0) return false;
+  if (s.loss_chg < p.gamma) return false;
+  return true;
+}
+
+}  // namespace kboost
