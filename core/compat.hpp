@@ -56,4 +56,43 @@ class ScopedRegion {
   ScopedRegion& operator=(ScopedRegion const&) = delete;
 };
 
+/// Math functions usable in device code: Kokkos::Experimental:: in 3.4, Kokkos:: from 3.7 on (the
+/// Experimental names are gone in 4.x). Write `compat::math::sqrt(x)`, never the Experimental name.
+namespace math {
+#if KOKKOS_VERSION >= 30700
+using Kokkos::ceil;
+using Kokkos::fabs;
+using Kokkos::floor;
+using Kokkos::fmax;
+using Kokkos::fmin;
+using Kokkos::isfinite;
+using Kokkos::isinf;
+using Kokkos::isnan;
+using Kokkos::pow;
+using Kokkos::sqrt;
+#else
+using Kokkos::Experimental::ceil;
+using Kokkos::Experimental::fabs;
+using Kokkos::Experimental::floor;
+using Kokkos::Experimental::fmax;
+using Kokkos::Experimental::fmin;
+using Kokkos::Experimental::isfinite;
+using Kokkos::Experimental::isinf;
+using Kokkos::Experimental::isnan;
+using Kokkos::Experimental::pow;
+using Kokkos::Experimental::sqrt;
+#endif
+}  // namespace math
+
+#ifdef KOKKOS_ENABLE_HIP
+/// HIP spaces: Kokkos::Experimental:: in 3.4, Kokkos:: from 4.0 on (the old names are deprecated).
+#if KOKKOS_VERSION >= 40000
+using HIP = Kokkos::HIP;
+using HIPSpace = Kokkos::HIPSpace;
+#else
+using HIP = Kokkos::Experimental::HIP;
+using HIPSpace = Kokkos::Experimental::HIPSpace;
+#endif
+#endif
+
 }  // namespace kboost::compat
