@@ -241,8 +241,10 @@ HostDMatrix read_csv(std::string const& path, ReadOptions const& opt) {
       if (is_missing(raw[r])) fail(path, line_no[r + row0], column_desc(qid_col, names) + " (qid)", "missing query id");
       qid[r] = ids.emplace(raw[r], static_cast<std::int64_t>(ids.size())).first->second;
     }
+    std::vector<std::string> id_text(ids.size());
+    for (auto const& [text_id, id] : ids) id_text[id] = std::string(text_id);
     m.group_ptr = to_view("kboost::DMatrix::group_ptr",
-                          groups_from_qids(qid, rows_line, path, column_desc(qid_col, names) + " (qid)"));
+                          groups_from_qids(qid, rows_line, path, column_desc(qid_col, names) + " (qid)", id_text));
   }
 
   for (std::size_t j = 0; j < feature_cols.size(); ++j) {

@@ -6,6 +6,7 @@
 /// SparsePage rows read per (row, feature) with missing = absent (src/data/gradient_index.cc).
 #include <limits>
 
+#include "core/compat.hpp"
 #include "core/dmatrix.hpp"
 
 namespace kboost {
@@ -17,7 +18,7 @@ typename DMatrix<MemorySpace>::dense_type densify(ExecutionSpace const& space, D
   static_assert(Kokkos::SpaceAccessibility<ExecutionSpace, MemorySpace>::accessible,
                 "densify: the execution space must access the matrix' memory space");
   if (!m.is_sparse()) return m.dense;
-  Kokkos::Profiling::pushRegion("kboost::io::densify");
+  compat::ScopedRegion region("kboost::io::densify");
   using dense_type = typename DMatrix<MemorySpace>::dense_type;
   dense_type out(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::densify::dense"), m.n_rows, m.n_features);
   auto const row_map = m.csr.graph.row_map;
@@ -30,7 +31,6 @@ typename DMatrix<MemorySpace>::dense_type densify(ExecutionSpace const& space, D
         for (int j = 0; j < n_features; ++j) out(i, j) = nan;
         for (auto k = row_map(i); k < row_map(i + 1); ++k) out(i, cols(k)) = vals(k);
       });
-  Kokkos::Profiling::popRegion();
   return out;
 }
 

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/compat.hpp"
 #include "io/dataset_reader.hpp"
 #include "io/reader_detail.hpp"
 
@@ -78,7 +79,8 @@ std::vector<float> read_weight_file(std::string const& path, std::size_t n_rows)
 }
 
 std::vector<std::uint32_t> groups_from_qids(std::vector<std::int64_t> const& qid, std::vector<std::size_t> const& lines,
-                                            std::string const& file, std::string const& field) {
+                                            std::string const& file, std::string const& field,
+                                            std::vector<std::string> const& id_text) {
   std::vector<std::uint32_t> ptr{0};
   std::vector<std::int64_t> seen;
   for (std::size_t i = 0; i < qid.size(); ++i) {
@@ -96,7 +98,7 @@ std::vector<std::uint32_t> groups_from_qids(std::vector<std::int64_t> const& qid
     for (std::size_t g = 0; g + 1 < ptr.size(); ++g) {
       if (qid[ptr[g]] == *dup && ++runs == 2)
         fail(file, lines[ptr[g]], field,
-             "query id " + std::to_string(*dup) + " reappears after other ids; rows of one query must be consecutive");
+             "query id " + (id_text.empty() ? std::to_string(*dup) : "'" + id_text[*dup] + "'") + " reappears after other ids; rows of one query must be consecutive");
     }
   }
   return ptr;
@@ -167,10 +169,7 @@ std::string resolve_format(std::string const& path, ReadOptions const& opt) {
 
 HostDMatrix read_dataset(std::string const& path, ReadOptions const& opt) {
   using namespace io_detail;
-  Kokkos::Profiling::pushRegion("kboost::io::read_dataset");
-  struct PopRegion {
-    ~PopRegion() { Kokkos::Profiling::popRegion(); }
-  } pop;
+  compat::ScopedRegion region("kboost::io::read_dataset");
   std::string const fmt = resolve_format(path, opt);
   HostDMatrix m = fmt == "csv" ? read_csv(path, opt) : fmt == "libsvm" ? read_libsvm(path, opt) : read_hdf5(path, opt);
   m.info.source = path;

@@ -79,8 +79,10 @@ std::vector<std::uint32_t> read_group_file(std::string const& path, std::size_t 
 std::vector<float> read_weight_file(std::string const& path, std::size_t n_rows);
 /// group_ptr from per-row query ids: consecutive equal ids form a group; an id that reappears after
 /// another id is an error (XGBoost needs rows of a query together). `lines[i]` names row i's line.
+/// `id_text[id]`, when given, is how an id is spelled in the file (CSV ids are compared as text).
 std::vector<std::uint32_t> groups_from_qids(std::vector<std::int64_t> const& qid, std::vector<std::size_t> const& lines,
-                                            std::string const& file, std::string const& field);
+                                            std::string const& file, std::string const& field,
+                                            std::vector<std::string> const& id_text = {});
 
 /// Host 1-D float View copied from a vector.
 Kokkos::View<float*, Kokkos::HostSpace> to_view(std::string const& label, std::vector<float> const& v);
