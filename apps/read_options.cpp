@@ -45,6 +45,9 @@ void add_read_options(CLI::App* sub, ReadOptions& opt, std::string const& group)
   sub->add_option("--group-file", opt.group_file, "file with one query-group size per line (.group / .query)")
       ->group(group);
   sub->add_option("--qid-column", opt.qid_column, "CSV column (name/index) or HDF5 dataset with query ids")->group(group);
+  sub->add_option("--ignore-columns", opt.ignore_columns, "CSV columns (names or indices) that are not features")
+      ->delimiter(',')
+      ->group(group);
   sub->add_flag("--side-files", opt.auto_side_files,
                 "also load <data>.weight and <data>.group/.query when present (XGBoost 1.x did)")
       ->group(group);

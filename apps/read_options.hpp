@@ -7,7 +7,7 @@
 namespace kboost::cli {
 
 /// Adds --format, --label-column, --delimiter, --missing, --header/--no-header, --index-base,
-/// --weight-column, --weight-file, --group-file, --qid-column, --side-files, --num-features,
+/// --weight-column, --weight-file, --group-file, --qid-column, --ignore-columns, --side-files, --num-features,
 /// --categorical, --features-dataset and --label-dataset to `sub`, writing into `opt` (which must
 /// outlive parsing). `group` is the heading the flags get in --help.
 void add_read_options(CLI::App* sub, ReadOptions& opt, std::string const& group = "Data loading");

@@ -161,10 +161,13 @@ HostDMatrix read_csv(std::string const& path, ReadOptions const& opt) {
   int const label_col = resolve_column(opt.label_column, names, n_cols, path, "label column");
   int const weight_col = resolve_column(opt.weight_column, names, n_cols, path, "weight column");
   int const qid_col = resolve_column(opt.qid_column, names, n_cols, path, "qid column");
+  std::vector<bool> not_feature(n_cols, false);
+  for (int c : {label_col, weight_col, qid_col})
+    if (c >= 0) not_feature[c] = true;
+  for (auto const& spec : opt.ignore_columns) not_feature[resolve_column(spec, names, n_cols, path, "ignored column")] = true;
   std::vector<int> feature_cols;
   for (std::size_t c = 0; c < n_cols; ++c)
-    if (static_cast<int>(c) != label_col && static_cast<int>(c) != weight_col && static_cast<int>(c) != qid_col)
-      feature_cols.push_back(static_cast<int>(c));
+    if (!not_feature[c]) feature_cols.push_back(static_cast<int>(c));
   if (opt.num_features > 0 && feature_cols.size() > opt.num_features)
     fail(path, line_no[0], "", "the file has " + std::to_string(feature_cols.size()) +
                                    " feature columns, more than num_features = " + std::to_string(opt.num_features));

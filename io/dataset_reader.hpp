@@ -41,6 +41,7 @@ struct ReadOptions {
   std::string weight_file;    ///< one weight per line (XGBoost `.weight` format)
   std::string group_file;     ///< one group size per line (XGBoost `.group`, LightGBM `.query`)
   std::string qid_column;     ///< CSV column with query ids (consecutive equal ids form a group)
+  std::vector<std::string> ignore_columns;  ///< CSV columns (names or indices) that are not features
   /// Also load `<data>.weight` and `<data>.group` (or LightGBM's `<data>.query`) when they exist and
   /// no file was named. Off by default: XGBoost 1.x did this (src/data/data.cc "backward compatibility
   /// code"), XGBoost 3.2 no longer does (checked: DMatrix("f?format=libsvm") ignores f.group/f.weight).

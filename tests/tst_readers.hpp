@@ -181,6 +181,16 @@ TEST_CASE("machine: vendor and model name columns categorical, label PRP " TEST_
   for (int j = 0; j < 9; ++j) REQUIRE(x(0, j) == row0[j]);
   REQUIRE(totals(x).sum == 3163298.0);
   REQUIRE(label_sum(m) == 22075.0);
+
+  // As XGBoost's demo uses it: without the model name (column 1) and the article's estimate ERP (9).
+  opt.ignore_columns = {"1", "9"};
+  auto d = kboost::read_dataset(data("machine/machine.data"), opt);
+  REQUIRE(d.n_features == 7);
+  REQUIRE(d.info.categories.size() == 1);
+  REQUIRE(d.info.categories.at(0).size() == 30);
+  auto xd = dense_via_device(d);
+  float const drow0[7] = {0, 125, 256, 6000, 256, 16, 128};
+  for (int j = 0; j < 7; ++j) REQUIRE(xd(0, j) == drow0[j]);
 }
 
 TEST_CASE("veterans_lung_cancer: header, 'inf' upper bounds kept as values " TEST_BACKEND, "[io][readers]") {

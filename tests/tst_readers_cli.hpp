@@ -1,0 +1,70 @@
+// `kboost info` on every dataset in ../shared/data with the flags docs/datasets.md gives for it.
+#include <catch2/catch_test_macros.hpp>
+#include <catch2/matchers/catch_matchers_string.hpp>
+
+#include <cstdio>
+
+#include "tests/test_util.hpp"
+
+namespace {
+
+/// stdout of `kboost info <args>` and its exit status.
+std::pair<std::string, int> run_info(std::string const& args) {
+  std::string cmd = std::string(KBOOST_CLI) + " info " + args + " 2>&1";
+  FILE* p = ::popen(cmd.c_str(), "r");
+  REQUIRE(p != nullptr);
+  std::string out;
+  char buf[4096];
+  while (std::size_t n = std::fread(buf, 1, sizeof buf, p)) out.append(buf, n);
+  int rc = ::pclose(p);
+  return {out, rc};
+}
+
+}  // namespace
+
+TEST_CASE("kboost info works on every shared dataset " TEST_BACKEND, "[io][cli]") {
+  using Catch::Matchers::ContainsSubstring;
+  struct Case {
+    std::string args;
+    std::vector<std::string> expect;
+  };
+  auto d = [](std::string const& rel) { return kboost::test::shared_path("data/" + rel); };
+  std::vector<Case> cases = {
+      {d("a1a/a1a.svmlight"), {"format: libsvm", "rows: 1605", "features: 120", "22249 stored entries", "-1 x1210, 1 x395"}},
+      {d("adult/adult.data") + " --label-column -1",
+       {"rows: 32561", "features: 14", "missing: 4262", "0 ('<=50K') x24720, 1 ('>50K') x7841", "categorical: 8"}},
+      {d("agaricus/agaricus.txt.train"), {"rows: 6513", "features: 127", "143286 stored entries", "0 x3373, 1 x3140"}},
+      {d("agaricus/agaricus.txt.test"), {"rows: 1611", "features: 127", "35442 stored entries"}},
+      {d("california_housing/housing.csv") + " --label-column median_house_value",
+       {"header: yes", "rows: 20640", "features: 9", "missing: 207", "label: 'median_house_value' min 14999, max 500001",
+        "feature 8 'ocean_proximity': 5 categories"}},
+      {d("dermatology/dermatology.data") + " --label-column -1",
+       {"rows: 366", "features: 34", "missing: 8", "1 x112, 2 x61, 3 x72, 4 x49, 5 x52, 6 x20"}},
+      {d("diamonds/diamonds.csv") + " --label-column price",
+       {"rows: 53940", "features: 9", "missing: 0", "categorical: 3", "feature 1 'cut': 5 categories"}},
+      {d("lightgbm_binary/binary.train") + " --label-column 0", {"rows: 7000", "features: 28", "0 x3284, 1 x3716"}},
+      {d("lightgbm_binary/binary.test") + " --label-column 0", {"rows: 500", "0 x228, 1 x272"}},
+      {d("lightgbm_multiclass/multiclass.train") + " --label-column 0",
+       {"rows: 7000", "features: 28", "0 x1403, 1 x1409, 2 x1409, 3 x1390, 4 x1389"}},
+      {d("lightgbm_multiclass/multiclass.test") + " --label-column 0", {"rows: 500", "3 x110, 4 x111"}},
+      {d("lightgbm_regression/regression.train") + " --label-column 0", {"rows: 7000", "features: 28"}},
+      {d("lightgbm_regression/regression.test") + " --label-column 0", {"rows: 500"}},
+      {d("lightgbm_lambdarank/rank.train") + " --group-file " + d("lightgbm_lambdarank/rank.train.query"),
+       {"rows: 3005", "features: 301", "284736 stored entries", "groups: 201 (sizes 1..27)",
+        "0 x645, 1 x1211, 2 x858, 3 x222, 4 x69"}},
+      {d("lightgbm_lambdarank/rank.test") + " --side-files", {"rows: 768", "74663 stored entries", "groups: 50 (sizes 6..24)"}},
+      {d("machine/machine.data") + " --label-column 8 --ignore-columns 1,9",
+       {"rows: 209", "features: 7", "categorical: 1", "feature 0: 30 categories"}},
+      {d("veterans_lung_cancer/veterans_lung_cancer.csv") + " --label-column Survival_label_lower_bound",
+       {"rows: 137", "features: 12", "missing: 0"}},
+  };
+  for (auto const& c : cases) {
+    auto [out, rc] = run_info(c.args);
+    INFO("kboost info " << c.args << "\n" << out);
+    REQUIRE(rc == 0);
+    for (auto const& e : c.expect) REQUIRE_THAT(out, ContainsSubstring(e));
+  }
+  auto [out, rc] = run_info(d("adult/adult.data") + " --label-column income");
+  REQUIRE(rc != 0);
+  REQUIRE_THAT(out, ContainsSubstring("adult.data:1") && ContainsSubstring("no header"));
+}
