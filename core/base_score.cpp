@@ -1,0 +1,165 @@
+/// \file base_score.cpp
+#include "core/base_score.hpp"
+
+#include "core/portable_math.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <stdexcept>
+#include <string>
+
+namespace kboost {
+namespace {
+
+/// common::SampleMean / WeightedSampleMean: Σ y_i·w_i / Σ w in double, row order.
+double weighted_mean(std::vector<float> const& y, std::vector<float> const& w) {
+  if (w.empty()) {
+    double s = 0;
+    double const n = static_cast<double>(y.size());
+    for (float v : y) s += v / n;
+    return s;
+  }
+  double wsum = 0;
+  for (float v : w) wsum += v;
+  double s = 0;
+  for (std::size_t i = 0; i < y.size(); ++i) s += static_cast<double>(y[i]) * w[i] / wsum;
+  return s;
+}
+
+/// tree::FitStump from margin 0: -Σg / Σh over rows (double sums of float gradients).
+double newton_from_zero(ObjectiveParams const& p, ObjectiveKind k, std::vector<float> const& y,
+                        std::vector<float> const& w) {
+  double G = 0, H = 0;
+  for (std::size_t i = 0; i < y.size(); ++i) {
+    float wi = w.empty() ? 1.0f : w[i];
+    float g = 0, h = 0;
+    float const label = y[i];
+    switch (k) {
+      case ObjectiveKind::kSquaredError:
+        if (label == 1.0f) wi *= p.scale_pos_weight;
+        g = (0.0f - label) * wi;
+        h = 1.0f * wi;
+        break;
+      case ObjectiveKind::kLogistic:
+      case ObjectiveKind::kLogitRaw: {
+        if (label == 1.0f) wi *= p.scale_pos_weight;
+        float const pr = pmath::sigmoid(0.0f);
+        float const hh = pr * (1.0f - pr);
+        g = (pr - label) * wi;
+        h = std::max(hh, 1e-16f) * wi;
+        break;
+      }
+      case ObjectiveKind::kGamma:
+        if (label == 1.0f) wi *= p.scale_pos_weight;
+        g = (1.0f - label / 1.0f) * wi;
+        h = (label / 1.0f) * wi;
+        break;
+      case ObjectiveKind::kPseudoHuber: {
+        float const z = 0.0f - label;
+        float const slope = p.huber_slope;
+        float const scale_sqrt = std::sqrt(1 + (z * z) / (slope * slope));
+        float const scale = slope * slope + z * z;
+        g = z / scale_sqrt * wi;
+        h = slope * slope / (scale * scale_sqrt) * wi;
+        break;
+      }
+      case ObjectiveKind::kSquaredLogError: {
+        float const predt = 0.0f;
+        float const gg = (std::log1p(predt) - std::log1p(label)) / (predt + 1);
+        float const res = (-std::log1p(predt) + std::log1p(label) + 1) / ((predt + 1) * (predt + 1));
+        g = gg * wi;
+        h = std::max(res, 1e-6f) * wi;
+        break;
+      }
+      default: {  // poisson / tweedie Newton steps (only reached with scale_pos_weight != 1)
+        g = (1.0f - label) * wi;
+        h = 1.0f * wi;
+        break;
+      }
+    }
+    G += g;
+    H += h;
+  }
+  return -G / H;
+}
+
+/// common::Quantile / WeightedQuantile at alpha (upstream src/common/stats.h).
+float quantile(double alpha, std::vector<float> const& y, std::vector<float> const& w) {
+  std::size_t const n = y.size();
+  std::vector<std::size_t> idx(n);
+  std::iota(idx.begin(), idx.end(), 0);
+  std::stable_sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) { return y[a] < y[b]; });
+  auto val = [&](std::size_t i) { return y[idx[i]]; };
+  if (w.empty()) {
+    double const nd = static_cast<double>(n);
+    if (alpha <= 1 / (nd + 1)) return val(0);
+    if (alpha >= nd / (nd + 1)) return val(n - 1);
+    double const x = alpha * (nd + 1);
+    double const k = std::floor(x) - 1;
+    double const d = (x - 1) - k;
+    float const v0 = val(static_cast<std::size_t>(k)), v1 = val(static_cast<std::size_t>(k) + 1);
+    return static_cast<float>(v0 + d * (v1 - v0));
+  }
+  std::vector<float> cdf(n);
+  cdf[0] = w[idx[0]];
+  for (std::size_t i = 1; i < n; ++i) cdf[i] = cdf[i - 1] + w[idx[i]];
+  float const thresh = cdf.back() * static_cast<float>(alpha);
+  std::size_t k = static_cast<std::size_t>(std::lower_bound(cdf.begin(), cdf.end(), thresh) - cdf.begin());
+  k = std::min(k, n - 1);
+  return val(k);
+}
+
+}  // namespace
+
+std::vector<float> estimate_base_score(ObjectiveParams const& params, std::vector<float> const& labels,
+                                       std::vector<float> const& weights, int n_groups) {
+  if (labels.empty()) throw std::runtime_error("base_score: no labels to estimate the intercept from");
+  if (!weights.empty() && weights.size() != labels.size())
+    throw std::runtime_error("base_score: " + std::to_string(weights.size()) + " weights for " +
+                             std::to_string(labels.size()) + " labels");
+  ObjectiveKind const k = objective_kind(params.name);
+  switch (k) {
+    case ObjectiveKind::kSoftprob:
+    case ObjectiveKind::kSoftmax: {
+      std::vector<double> freq(static_cast<std::size_t>(n_groups), 0.0);
+      double total = 0;
+      for (std::size_t i = 0; i < labels.size(); ++i) {
+        double const w = weights.empty() ? 1.0 : weights[i];
+        int const c = static_cast<int>(labels[i]);
+        if (c < 0 || c >= n_groups)
+          throw std::runtime_error("base_score: label " + std::to_string(labels[i]) + " of row " + std::to_string(i) +
+                                   " is not in [0, num_class)");
+        freq[static_cast<std::size_t>(c)] += w;
+        total += w;
+      }
+      double mean_log = 0;
+      for (auto& f : freq) {
+        f = std::log(std::max(f / total, 1e-16));
+        mean_log += f / n_groups;
+      }
+      std::vector<float> out;
+      for (double f : freq) out.push_back(static_cast<float>(f - mean_log));
+      return out;
+    }
+    case ObjectiveKind::kAbsoluteError: return {quantile(0.5, labels, weights)};
+    case ObjectiveKind::kPseudoHuber:
+    case ObjectiveKind::kSquaredLogError: return {static_cast<float>(newton_from_zero(params, k, labels, weights))};
+    case ObjectiveKind::kSquaredError:
+    case ObjectiveKind::kLogistic:
+    case ObjectiveKind::kLogitRaw:
+    case ObjectiveKind::kPoisson:
+    case ObjectiveKind::kGamma:
+    case ObjectiveKind::kTweedie:
+      if (std::abs(params.scale_pos_weight - 1.0f) > 1e-6f &&
+          (k == ObjectiveKind::kSquaredError || k == ObjectiveKind::kLogistic || k == ObjectiveKind::kLogitRaw ||
+           k == ObjectiveKind::kGamma)) {
+        float const leaf = static_cast<float>(newton_from_zero(params, k, labels, weights));
+        return {k == ObjectiveKind::kLogitRaw ? leaf : pred_transform(k, leaf)};
+      }
+      return {static_cast<float>(weighted_mean(labels, weights))};
+    default: return {0.5f};
+  }
+}
+
+}  // namespace kboost

@@ -1,0 +1,26 @@
+#pragma once
+/// \file base_score.hpp
+/// Intercept estimation (boost_from_average) as upstream XGBoost 3.2
+/// (src/objective/init_estimation.cc FitIntercept::InitEstimation, src/objective/regression_obj.cu
+/// RegLossObj::InitEstimation -> common::FitInterceptGlmLike, src/common/stats.cc SampleMean /
+/// WeightedSampleMean / Quantile, src/objective/multiclass_obj.cu).
+#include "core/objective.hpp"
+
+#include <vector>
+
+namespace kboost {
+
+/// Base score in OUTPUT space (what the model file stores), one per output group (or one).
+/// labels: rows; weights: rows or empty (= 1).
+///  - reg:squarederror, reg:logistic, binary:*, count:poisson, reg:gamma, reg:tweedie: weighted
+///    label mean (FitInterceptGlmLike), or, when scale_pos_weight != 1, one Newton step from margin
+///    0 (FitStump: -Σg/Σh in double) mapped through the output transform;
+///  - reg:pseudohubererror, reg:squaredlogerror: the Newton step from 0;
+///  - reg:absoluteerror: weighted median (common::Quantile / WeightedQuantile at 0.5);
+///  - multi:*: log(class frequency) − mean over classes (n_groups values). Upstream 3.2 reaches
+///    this with an iterative fit, so kboost agrees to ~1e-6 relative, not bit for bit.
+/// Throws std::runtime_error on empty labels or size mismatch.
+std::vector<float> estimate_base_score(ObjectiveParams const& params, std::vector<float> const& labels,
+                                       std::vector<float> const& weights, int n_groups);
+
+}  // namespace kboost

@@ -1,0 +1,206 @@
+/// \file metrics.cpp
+/// Upstream formulas (3.2): src/metric/elementwise_metric.cu (EvalRowRMSE, EvalRowRMSLE,
+/// EvalRowMAE, EvalRowMAPE, EvalRowLogLoss, EvalError, EvalPoissonNegLogLik, EvalGammaDeviance,
+/// EvalGammaNLogLik, EvalTweedieNLogLik, PseudoErrorLoss), multiclass_metric.cu
+/// (EvalMultiLogLoss, EvalMatchError), auc.cc (BinaryROCAUC with TrapezoidArea).
+#include "core/metrics.hpp"
+
+#include "core/objective.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <numeric>
+#include <sstream>
+#include <stdexcept>
+
+namespace kboost {
+namespace {
+
+constexpr float kRtEps = 1e-6f;
+
+/// Σ loss(y, p)·w and Σ w over rows (one output per row), in double, row order.
+template <class Loss>
+std::pair<double, double> reduce_rows(std::vector<float> const& preds, std::vector<float> const& labels,
+                                      std::vector<float> const& weights, Loss loss) {
+  double esum = 0, wsum = 0;
+  for (std::size_t i = 0; i < labels.size(); ++i) {
+    float const w = weights.empty() ? 1.0f : weights[i];
+    esum += loss(labels[i], preds[i]) * w;
+    wsum += w;
+  }
+  return {esum, wsum};
+}
+
+double binary_auc(std::vector<float> const& preds, std::vector<float> const& labels, std::vector<float> const& weights) {
+  std::size_t const n = labels.size();
+  if (n == 0) return std::numeric_limits<double>::quiet_NaN();
+  std::vector<std::size_t> idx(n);
+  std::iota(idx.begin(), idx.end(), 0);
+  std::stable_sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) { return preds[a] > preds[b]; });
+  auto wt = [&](std::size_t i) { return weights.empty() ? 1.0f : weights[i]; };
+  auto area = [](double x0, double x1, double y0, double y1) { return std::abs(x0 - x1) * (y0 + y1) / 2.0; };
+  double auc = 0;
+  float label = labels[idx[0]];
+  float w = wt(idx[0]);
+  double fp = (1.0 - label) * w, tp = label * w;
+  double tp_prev = 0, fp_prev = 0;
+  for (std::size_t i = 1; i < n; ++i) {
+    if (preds[idx[i]] != preds[idx[i - 1]]) {
+      auc += area(fp_prev, fp, tp_prev, tp);
+      tp_prev = tp;
+      fp_prev = fp;
+    }
+    label = labels[idx[i]];
+    float const wi = wt(idx[i]);
+    fp += (1.0f - label) * wi;
+    tp += label * wi;
+  }
+  auc += area(fp_prev, fp, tp_prev, tp);
+  if (fp <= 0.0f || tp <= 0.0f) return std::numeric_limits<double>::quiet_NaN();
+  return auc / (fp * tp);
+}
+
+}  // namespace
+
+double evaluate_metric(std::string const& name, std::vector<float> const& preds, std::vector<float> const& labels,
+                       std::vector<float> const& weights, int n_groups) {
+  std::size_t const n = labels.size();
+  if (n_groups < 1 || preds.size() != n * static_cast<std::size_t>(n_groups) || (!weights.empty() && weights.size() != n))
+    throw std::runtime_error("metric " + name + ": " + std::to_string(preds.size()) + " predictions, " +
+                             std::to_string(n) + " labels, " + std::to_string(weights.size()) + " weights, " +
+                             std::to_string(n_groups) + " groups do not match");
+  auto const mean = [](std::pair<double, double> r) { return r.second == 0 ? r.first : r.first / r.second; };
+  std::string base = name;
+  std::string arg;
+  if (auto at = name.find('@'); at != std::string::npos) {
+    base = name.substr(0, at);
+    arg = name.substr(at + 1);
+  }
+  if (n_groups > 1) {
+    if (base != "mlogloss" && base != "merror")
+      throw std::runtime_error("metric " + name + ": not supported for " + std::to_string(n_groups) + " outputs");
+    double esum = 0, wsum = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      float const w = weights.empty() ? 1.0f : weights[i];
+      int const label = static_cast<int>(labels[i]);
+      if (label < 0 || label >= n_groups)
+        throw std::runtime_error("metric " + name + ": label " + std::to_string(labels[i]) + " of row " +
+                                 std::to_string(i) + " is not in [0, num_class)");
+      float const* p = preds.data() + i * static_cast<std::size_t>(n_groups);
+      float loss;
+      if (base == "mlogloss") {
+        float const eps = 1e-16f;
+        loss = p[label] > eps ? -std::log(p[label]) : -std::log(eps);
+      } else {
+        loss = argmax(p, n_groups) != label ? 1.0f : 0.0f;
+      }
+      esum += loss * w;
+      wsum += w;
+    }
+    return wsum == 0 ? esum : esum / wsum;
+  }
+  if (base == "rmse") {
+    auto r = reduce_rows(preds, labels, weights, [](float y, float p) { float d = y - p; return d * d; });
+    return r.second == 0 ? std::sqrt(r.first) : std::sqrt(r.first / r.second);
+  }
+  if (base == "rmsle") {
+    auto r = reduce_rows(preds, labels, weights, [](float y, float p) {
+      float d = std::log1p(y) - std::log1p(p);
+      return d * d;
+    });
+    return r.second == 0 ? std::sqrt(r.first) : std::sqrt(r.first / r.second);
+  }
+  if (base == "mae") return mean(reduce_rows(preds, labels, weights, [](float y, float p) { return std::abs(y - p); }));
+  if (base == "mape")
+    return mean(reduce_rows(preds, labels, weights, [](float y, float p) { return std::abs((y - p) / y); }));
+  if (base == "mphe") {
+    float const slope = arg.empty() ? 1.0f : std::stof(arg);
+    return mean(reduce_rows(preds, labels, weights, [slope](float y, float p) {
+      float const z = p - y;
+      float const a = slope * slope;
+      float const b = z * z / a;
+      return a * (std::sqrt(1 + b) - 1);
+    }));
+  }
+  if (base == "logloss") {
+    return mean(reduce_rows(preds, labels, weights, [](float y, float py) {
+      float const eps = 1e-16f;
+      float const pneg = 1.0f - py;
+      if (py < eps) return -y * std::log(eps) - (1.0f - y) * std::log(1.0f - eps);
+      if (pneg < eps) return -y * std::log(1.0f - eps) - (1.0f - y) * std::log(eps);
+      return -y * std::log(py) - (1.0f - y) * std::log(pneg);
+    }));
+  }
+  if (base == "error") {
+    float const t = arg.empty() ? 0.5f : std::stof(arg);
+    return mean(reduce_rows(preds, labels, weights, [t](float y, float p) { return p > t ? 1.0f - y : y; }));
+  }
+  if (base == "auc") return binary_auc(preds, labels, weights);
+  if (base == "poisson-nloglik") {
+    return mean(reduce_rows(preds, labels, weights, [](float y, float py) {
+      float const eps = 1e-16f;
+      if (py < eps) py = eps;
+      return std::lgamma(y + 1.0f) + py - std::log(py) * y;
+    }));
+  }
+  if (base == "gamma-nloglik") {
+    return mean(reduce_rows(preds, labels, weights, [](float y, float py) {
+      py = std::max(py, 1e-6f);
+      float const psi = 1.0f;
+      float const theta = static_cast<float>(-1. / py);
+      float const a = psi;
+      float const b = -std::log(-theta);
+      float const c = 0;
+      return -((y * theta - b) / a + c);
+    }));
+  }
+  if (base == "gamma-deviance") {
+    auto r = reduce_rows(preds, labels, weights, [](float label, float predt) {
+      predt += kRtEps;
+      label += kRtEps;
+      return std::log(predt / label) + label / predt - 1;
+    });
+    double wsum = r.second <= 0 ? kRtEps : r.second;
+    return 2 * r.first / wsum;
+  }
+  if (base == "tweedie-nloglik") {
+    if (arg.empty()) throw std::runtime_error("metric " + name + ": tweedie-nloglik needs @rho");
+    float const rho = std::stof(arg);
+    return mean(reduce_rows(preds, labels, weights, [rho](float y, float p) {
+      float const a = y * std::exp((1 - rho) * std::log(p)) / (1 - rho);
+      float const b = std::exp((2 - rho) * std::log(p)) / (2 - rho);
+      return -a + b;
+    }));
+  }
+  throw std::runtime_error("unknown metric '" + name + "'");
+}
+
+std::string default_metric(std::string const& objective, float tweedie_variance_power) {
+  switch (objective_kind(objective)) {
+    case ObjectiveKind::kSquaredError:
+    case ObjectiveKind::kLogistic:
+      return objective == "binary:logistic" ? "logloss" : "rmse";
+    case ObjectiveKind::kSquaredLogError: return "rmsle";
+    case ObjectiveKind::kLogitRaw: return "logloss";
+    case ObjectiveKind::kSoftprob:
+    case ObjectiveKind::kSoftmax: return "mlogloss";
+    case ObjectiveKind::kPoisson: return "poisson-nloglik";
+    case ObjectiveKind::kGamma: return "gamma-deviance";
+    case ObjectiveKind::kTweedie: {
+      std::ostringstream os;
+      os << "tweedie-nloglik@" << tweedie_variance_power;
+      return os.str();
+    }
+    case ObjectiveKind::kPseudoHuber: return "mphe";
+    case ObjectiveKind::kAbsoluteError: return "mae";
+    case ObjectiveKind::kQuantile: return "quantile";
+    case ObjectiveKind::kCox: return "cox-nloglik";
+    case ObjectiveKind::kAft: return "aft-nloglik";
+    case ObjectiveKind::kRank: return objective == "rank:map" ? "map" : "ndcg";
+  }
+  return "rmse";
+}
+
+}  // namespace kboost

@@ -1,0 +1,280 @@
+/// \file params.cpp
+/// TrainParams parsing and validation (ranges as upstream's DMLC_DECLARE_FIELD bounds).
+#include "core/params.hpp"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <functional>
+#include <sstream>
+#include <stdexcept>
+
+namespace kboost {
+namespace {
+
+std::string trim(std::string const& s) {
+  auto b = s.find_first_not_of(" \t\r\n");
+  if (b == std::string::npos) return "";
+  auto e = s.find_last_not_of(" \t\r\n");
+  return s.substr(b, e - b + 1);
+}
+
+[[noreturn]] void bad(std::string const& key, std::string const& value, std::string const& why) {
+  throw std::runtime_error("parameter " + key + " = '" + value + "': " + why);
+}
+
+double to_double(std::string const& key, std::string const& v) {
+  char* end = nullptr;
+  errno = 0;
+  double const d = std::strtod(v.c_str(), &end);
+  if (v.empty() || end != v.c_str() + v.size() || errno == ERANGE) bad(key, v, "not a number");
+  return d;
+}
+
+long long to_int(std::string const& key, std::string const& v) {
+  double const d = to_double(key, v);
+  if (d != std::floor(d) || std::fabs(d) > 9.2e18) bad(key, v, "not an integer");
+  return static_cast<long long>(d);
+}
+
+bool to_bool(std::string const& key, std::string const& v) {
+  if (v == "1" || v == "true" || v == "True") return true;
+  if (v == "0" || v == "false" || v == "False") return false;
+  bad(key, v, "not a boolean (0/1/true/false)");
+}
+
+std::vector<std::string> split_list(std::string const& v) {
+  std::vector<std::string> out;
+  std::stringstream ss(v);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    item = trim(item);
+    if (!item.empty()) out.push_back(item);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string param_float_string(float v) {
+  // dmlc::ToString / std::ostream with precision max_digits10 (9), default float format.
+  std::ostringstream os;
+  os.precision(9);
+  os << v;
+  return os.str();
+}
+
+TrainParams parse_params(std::map<std::string, std::string> const& kv) {
+  TrainParams p;
+  using Setter = std::function<void(std::string const&, std::string const&)>;
+  auto real = [](float& dst, double lo, double hi, bool lo_open = false, bool hi_open = false) -> Setter {
+    return [&dst, lo, hi, lo_open, hi_open](std::string const& k, std::string const& v) {
+      double const d = to_double(k, v);
+      bool const ok = (lo_open ? d > lo : d >= lo) && (hi_open ? d < hi : d <= hi);
+      if (!ok || std::isnan(d)) {
+        bad(k, v, std::string("out of range ") + (lo_open ? "(" : "[") + param_float_string(float(lo)) + ", " +
+                      (std::isinf(hi) ? "inf" : param_float_string(float(hi))) + (hi_open ? ")" : "]"));
+      }
+      dst = static_cast<float>(d);
+    };
+  };
+  auto integer = [](auto& dst, long long lo, long long hi) -> Setter {
+    return [&dst, lo, hi](std::string const& k, std::string const& v) {
+      long long const i = to_int(k, v);
+      if (i < lo || i > hi) bad(k, v, "out of range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+      dst = static_cast<std::remove_reference_t<decltype(dst)>>(i);
+    };
+  };
+  auto boolean = [](bool& dst) -> Setter {
+    return [&dst](std::string const& k, std::string const& v) { dst = to_bool(k, v); };
+  };
+  auto choice = [](std::string& dst, std::vector<std::string> allowed) -> Setter {
+    return [&dst, allowed](std::string const& k, std::string const& v) {
+      for (auto const& a : allowed)
+        if (a == v) {
+          dst = v;
+          return;
+        }
+      std::string list;
+      for (auto const& a : allowed) list += (list.empty() ? "" : ", ") + a;
+      bad(k, v, "must be one of: " + list);
+    };
+  };
+  constexpr double kInf = INFINITY;
+  constexpr long long kIntMax = 2147483647;
+  std::map<std::string, Setter> const setters = {
+      {"eta", real(p.eta, 0, kInf)},
+      {"max_depth", integer(p.max_depth, 0, kIntMax)},
+      {"min_child_weight", real(p.min_child_weight, 0, kInf)},
+      {"lambda", real(p.lambda, 0, kInf)},
+      {"alpha", real(p.alpha, 0, kInf)},
+      {"gamma", real(p.gamma, 0, kInf)},
+      {"max_delta_step",
+       [&p](std::string const& k, std::string const& v) {
+         double const d = to_double(k, v);
+         if (!(d >= 0)) bad(k, v, "out of range [0, inf]");
+         p.max_delta_step = static_cast<float>(d);
+         p.max_delta_step_set = true;
+       }},
+      {"max_bin", integer(p.max_bin, 2, kIntMax)},
+      {"max_leaves", integer(p.max_leaves, 0, kIntMax)},
+      {"grow_policy", choice(p.grow_policy, {"depthwise", "lossguide"})},
+      {"subsample", real(p.subsample, 0, 1, true, false)},
+      {"sampling_method", choice(p.sampling_method, {"uniform"})},
+      {"colsample_bytree", real(p.colsample_bytree, 0, 1, true, false)},
+      {"colsample_bylevel", real(p.colsample_bylevel, 0, 1, true, false)},
+      {"colsample_bynode", real(p.colsample_bynode, 0, 1, true, false)},
+      {"seed", integer(p.seed, 0, static_cast<long long>(9.2e18))},
+      {"objective",
+       [&p](std::string const& k, std::string const& v) {
+         try {
+           (void)objective_kind(v);
+         } catch (std::exception const&) {
+           bad(k, v, "unknown objective");
+         }
+         p.objective = v;
+       }},
+      {"num_class", integer(p.num_class, 0, kIntMax)},
+      {"scale_pos_weight", real(p.scale_pos_weight, 0, kInf, true, false)},
+      {"tweedie_variance_power", real(p.tweedie_variance_power, 1, 2, false, true)},
+      {"huber_slope", real(p.huber_slope, 0, kInf, true, false)},
+      {"base_score",
+       [&p](std::string const& k, std::string const& v) {
+         double const d = to_double(k, v);
+         if (!std::isfinite(d)) bad(k, v, "must be finite");
+         p.base_score = static_cast<float>(d);
+       }},
+      {"boost_from_average", boolean(p.boost_from_average)},
+      {"eval_metric",
+       [&p](std::string const&, std::string const& v) {
+         for (auto const& m : split_list(v)) p.eval_metric.push_back(m);
+       }},
+      {"disable_default_eval_metric", boolean(p.disable_default_eval_metric)},
+      {"num_round", integer(p.num_round, 0, kIntMax)},
+      {"early_stopping_rounds", integer(p.early_stopping_rounds, 0, kIntMax)},
+      {"nthread", integer(p.nthread, 0, kIntMax)},
+      {"verbosity", integer(p.verbosity, 0, 3)},
+      {"tree_method",
+       [&p](std::string const& k, std::string const& v) {
+         if (v != "hist" && v != "auto") bad(k, v, "kboost implements only tree_method = hist");
+         p.tree_method = "hist";
+       }},
+      {"device", [&p](std::string const&, std::string const& v) { p.device = v; }},
+      {"booster", choice(p.booster, {"gbtree"})},
+      {"min_shared",
+       [&p, set = integer(p.min_shared, 0, static_cast<long long>(9.2e18))](std::string const& k, std::string const& v) {
+         set(k, v);
+         p.hist_tune = false;  // an explicit kernel choice is never re-tuned
+       }},
+      {"tile_rows",
+       [&p, set = integer(p.tile_rows, 1, kIntMax)](std::string const& k, std::string const& v) {
+         set(k, v);
+         p.hist_tune = false;
+       }},
+      {"hist_tune", boolean(p.hist_tune)},
+      // accepted and ignored, as upstream's no-op / informational keys
+      {"validate_parameters", [](std::string const& k, std::string const& v) { (void)to_bool(k, v); }},
+      {"seed_per_iteration", [](std::string const& k, std::string const& v) { (void)to_bool(k, v); }},
+      {"silent", [](std::string const& k, std::string const& v) { (void)to_int(k, v); }},
+  };
+  std::map<std::string, std::string> const aliases = {
+      {"learning_rate", "eta"},       {"reg_lambda", "lambda"},   {"reg_alpha", "alpha"},
+      {"min_split_loss", "gamma"},    {"random_state", "seed"},   {"num_boost_round", "num_round"},
+      {"n_estimators", "num_round"},  {"n_jobs", "nthread"},      {"kboost_min_shared", "min_shared"},
+      {"kboost_tile_rows", "tile_rows"},  {"kboost_hist_tune", "hist_tune"},
+  };
+  for (auto const& [key0, value0] : kv) {
+    std::string key = key0;
+    if (auto a = aliases.find(key); a != aliases.end()) key = a->second;
+    auto it = setters.find(key);
+    if (it == setters.end()) throw std::runtime_error("unknown parameter '" + key0 + "'");
+    it->second(key0, trim(value0));
+  }
+  // cross-parameter checks
+  ObjectiveKind const kind = objective_kind(p.objective);
+  if (is_multiclass(kind) && p.num_class < 2)
+    throw std::runtime_error("parameter num_class = " + std::to_string(p.num_class) + ": " + p.objective +
+                             " needs num_class >= 2");
+  if (p.grow_policy == "depthwise" && p.max_depth == 0 && p.max_leaves == 0)
+    throw std::runtime_error("parameter max_depth = 0: depthwise growth needs max_depth > 0 or max_leaves > 0");
+  if (kind == ObjectiveKind::kPoisson && !p.max_delta_step_set) p.max_delta_step = 0.7f;
+  return p;
+}
+
+std::map<std::string, std::string> read_config_file(std::string const& path) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error(path + ": cannot open config file");
+  std::map<std::string, std::string> out;
+  std::string line;
+  int lineno = 0;
+  while (std::getline(in, line)) {
+    ++lineno;
+    // strip a comment (not inside double quotes)
+    bool quoted = false;
+    for (std::size_t i = 0; i < line.size(); ++i) {
+      if (line[i] == '"') quoted = !quoted;
+      if (line[i] == '#' && !quoted) {
+        line.resize(i);
+        break;
+      }
+    }
+    line = trim(line);
+    if (line.empty()) continue;
+    auto eq = line.find('=');
+    if (eq == std::string::npos)
+      throw std::runtime_error(path + ":" + std::to_string(lineno) + ": expected 'key = value', got '" + line + "'");
+    std::string key = trim(line.substr(0, eq)), value = trim(line.substr(eq + 1));
+    if (key.empty()) throw std::runtime_error(path + ":" + std::to_string(lineno) + ": empty key");
+    if (value.size() >= 2 && value.front() == '"' && value.back() == '"') value = value.substr(1, value.size() - 2);
+    if (key == "eval_metric" && out.count(key)) {
+      out[key] += "," + value;
+    } else {
+      out[key] = value;
+    }
+  }
+  return out;
+}
+
+ObjectiveParams objective_params(TrainParams const& p) {
+  ObjectiveParams o;
+  o.name = p.objective;
+  o.num_class = p.num_class;
+  o.scale_pos_weight = p.scale_pos_weight;
+  o.tweedie_variance_power = p.tweedie_variance_power;
+  o.huber_slope = p.huber_slope;
+  o.poisson_max_delta_step = p.max_delta_step_set ? p.max_delta_step : 0.7f;
+  return o;
+}
+
+nlohmann::json objective_config(TrainParams const& p, ObjectiveParams const& obj) {
+  (void)p;
+  nlohmann::json j = nlohmann::json::object();
+  j["name"] = obj.name;
+  switch (objective_kind(obj.name)) {
+    case ObjectiveKind::kSquaredError:
+    case ObjectiveKind::kLogistic:
+    case ObjectiveKind::kLogitRaw:
+    case ObjectiveKind::kGamma:
+      j["reg_loss_param"] = {{"scale_pos_weight", param_float_string(obj.scale_pos_weight)}};
+      break;
+    case ObjectiveKind::kSoftprob:
+    case ObjectiveKind::kSoftmax:
+      j["softmax_multiclass_param"] = {{"num_class", std::to_string(obj.num_class)}};
+      break;
+    case ObjectiveKind::kPoisson:
+      j["poisson_regression_param"] = {{"max_delta_step", param_float_string(obj.poisson_max_delta_step)}};
+      break;
+    case ObjectiveKind::kTweedie:
+      j["tweedie_regression_param"] = {{"tweedie_variance_power", param_float_string(obj.tweedie_variance_power)}};
+      break;
+    case ObjectiveKind::kPseudoHuber:
+      j["pseudo_huber_param"] = {{"huber_slope", param_float_string(obj.huber_slope)}};
+      break;
+    default: break;
+  }
+  return j;
+}
+
+}  // namespace kboost

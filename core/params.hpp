@@ -1,0 +1,84 @@
+#pragma once
+/// \file params.hpp
+/// Training parameters with XGBoost's names, defaults and ranges (upstream src/tree/param.h
+/// TrainParam, src/learner.cc LearnerTrainParam/LearnerModelParamLegacy, src/gbm/gbtree.h
+/// GBTreeTrainParam, objective parameter structs), parsed from string key/value pairs as given on
+/// the command line or in an XGBoost CLI config file (src/cli_main.cc, dmlc ConfigIterator).
+#include "core/objective.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kboost {
+
+/// All parameters of one training run. Names as XGBoost's; aliases accepted by parse_params.
+struct TrainParams {
+  // tree booster (TrainParam)
+  float eta = 0.3f;               ///< learning_rate
+  int max_depth = 6;
+  float min_child_weight = 1.0f;
+  float lambda = 1.0f;            ///< reg_lambda
+  float alpha = 0.0f;             ///< reg_alpha
+  float gamma = 0.0f;             ///< min_split_loss
+  float max_delta_step = 0.0f;    ///< tree weight clip; count:poisson defaults it to 0.7 (as upstream 3.2)
+  bool max_delta_step_set = false;///< user gave max_delta_step
+  int max_bin = 256;
+  int max_leaves = 0;
+  std::string grow_policy = "depthwise";  ///< "depthwise" | "lossguide"
+  float subsample = 1.0f;
+  std::string sampling_method = "uniform";
+  float colsample_bytree = 1.0f, colsample_bylevel = 1.0f, colsample_bynode = 1.0f;
+  std::uint64_t seed = 0;         ///< random_state
+  // learner / objective
+  std::string objective = "reg:squarederror";
+  int num_class = 0;
+  float scale_pos_weight = 1.0f;
+  float tweedie_variance_power = 1.5f;
+  float huber_slope = 1.0f;
+  std::optional<float> base_score;  ///< OUTPUT space; unset = estimated (boost_from_average)
+  bool boost_from_average = true;
+  std::vector<std::string> eval_metric;  ///< empty = objective's default
+  bool disable_default_eval_metric = false;
+  // run control
+  int num_round = 10;             ///< num_boost_round, n_estimators
+  int early_stopping_rounds = 0;  ///< 0 = off
+  int nthread = 0;                ///< 0 = backend default
+  int verbosity = 1;
+  std::string tree_method = "hist";  ///< only "hist" (and "auto", mapped to hist)
+  std::string device = "cpu";     ///< informational: kboost runs on the Kokkos default space
+  std::string booster = "gbtree";
+  // kboost tuning (not XGBoost parameters)
+  std::int64_t min_shared = 2048; ///< kboost_min_shared: nodes with >= rows use the tile histogram
+  std::int32_t tile_rows = 4096;  ///< kboost_tile_rows: rows per histogram tile
+  bool hist_tune = true;          ///< kboost_hist_tune: measure tile_rows/min_shared on the first fit of a
+                                  ///< shape (kernels/hist_tuner.hpp); off when either is given explicitly
+};
+
+/// Parses key/value strings into TrainParams. Keys are XGBoost's (aliases: learning_rate,
+/// reg_lambda, reg_alpha, min_split_loss, random_state, num_boost_round, n_estimators);
+/// `eval_metric` takes a comma-separated list. Throws std::runtime_error naming the parameter on
+/// an unknown key, an unparsable value or a value out of XGBoost's range.
+TrainParams parse_params(std::map<std::string, std::string> const& kv);
+
+/// Reads an XGBoost CLI config file: `key = value` lines, `#` starts a comment, blank lines
+/// ignored, values may be double-quoted. A repeated `eval_metric` accumulates (comma-joined);
+/// other repeated keys keep the last value. Throws std::runtime_error naming file and line on a
+/// line without '=' or with an empty key, or when the file cannot be read.
+std::map<std::string, std::string> read_config_file(std::string const& path);
+
+/// The objective part of TrainParams (count:poisson's max_delta_step defaults to 0.7).
+ObjectiveParams objective_params(TrainParams const& p);
+
+/// The model file's "objective" object as upstream 3.2 writes it, e.g.
+/// {"name":"binary:logistic","reg_loss_param":{"scale_pos_weight":"1"}}.
+nlohmann::json objective_config(TrainParams const& p, ObjectiveParams const& obj);
+
+/// Upstream's parameter-string formatting of a float (dmlc ToString: %.9g-like, "0.699999988").
+std::string param_float_string(float v);
+
+}  // namespace kboost

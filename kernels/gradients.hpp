@@ -1,0 +1,170 @@
+#pragma once
+/// \file gradients.hpp
+/// First/second-order gradients of the training objectives, element-wise on the device, with
+/// upstream XGBoost 3.2's formulas, clamps and evaluation order (src/objective/regression_loss.h,
+/// regression_obj.cu RegLossObj/PoissonRegression/GammaRegression/TweedieRegression/
+/// PseudoHuberRegression/MeanAbsoluteError, multiclass_obj.cu SoftmaxMultiClassObj), in float with
+/// kboost::pmath::expf so every backend gives the bits of upstream's CPU build.
+#include "core/compat.hpp"
+#include "core/objective.hpp"
+#include "core/portable_math.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace kboost {
+
+/// Gradient pair of one (row, output group), float as upstream's GradientPair.
+struct GradientPair {
+  float grad = 0;
+  float hess = 0;
+};
+
+namespace detail {
+
+template <class Mem>
+struct GradientFunctor {
+  ObjectiveKind kind;
+  ObjectiveParams p;  // only the scalars are read on the device
+  int n_groups;
+  Kokkos::View<const float**, Kokkos::LayoutRight, Mem> margin;
+  Kokkos::View<const float*, Mem> label;
+  Kokkos::View<const float*, Mem> weight;
+  Kokkos::View<GradientPair**, Kokkos::LayoutRight, Mem> gpair;
+  float scale_pos_weight, rho, slope, poisson_mds;
+
+  /// Fills the row's pairs; returns 1 when its label is invalid for the objective.
+  KOKKOS_INLINE_FUNCTION void operator()(std::size_t i, int& bad) const {
+    float w = weight.extent(0) == 0 ? 1.0f : weight(i);
+    float const y = label(i);
+    switch (kind) {
+      case ObjectiveKind::kSquaredError: {  // RegLossObj<LinearSquareLoss>
+        if (y == 1.0f) w *= scale_pos_weight;
+        float const pr = margin(i, 0);
+        gpair(0, i) = GradientPair{(pr - y) * w, 1.0f * w};
+        break;
+      }
+      case ObjectiveKind::kLogistic:
+      case ObjectiveKind::kLogitRaw: {  // RegLossObj<LogisticClassification / LogisticRaw>
+        if (y == 1.0f) w *= scale_pos_weight;
+        if (!(y >= 0.0f && y <= 1.0f)) ++bad;
+        float const pr = pmath::sigmoid(margin(i, 0));
+        float const h = pr * (1.0f - pr);
+        gpair(0, i) = GradientPair{(pr - y) * w, (h > 1e-16f ? h : 1e-16f) * w};
+        break;
+      }
+      case ObjectiveKind::kPoisson: {
+        if (y < 0.0f) ++bad;
+        float const pr = margin(i, 0);
+        gpair(0, i) = GradientPair{(pmath::expf(pr) - y) * w, pmath::expf(pr + poisson_mds) * w};
+        break;
+      }
+      case ObjectiveKind::kGamma: {  // 3.x: RegLossObj<GammaDeviance> (scale_pos_weight applies)
+        if (y == 1.0f) w *= scale_pos_weight;
+        if (!(y > 0.0f)) ++bad;
+        float const pr = pmath::expf(margin(i, 0));
+        gpair(0, i) = GradientPair{(1.0f - y / pr) * w, (y / pr) * w};
+        break;
+      }
+      case ObjectiveKind::kTweedie: {
+        if (y < 0.0f) ++bad;
+        float const pr = margin(i, 0);
+        float const g = -y * pmath::expf((1 - rho) * pr) + pmath::expf((2 - rho) * pr);
+        float const h = -y * (1 - rho) * pmath::expf((1 - rho) * pr) + (2 - rho) * pmath::expf((2 - rho) * pr);
+        gpair(0, i) = GradientPair{g * w, h * w};
+        break;
+      }
+      case ObjectiveKind::kPseudoHuber: {
+        float const z = margin(i, 0) - y;
+        float const scale_sqrt = Kokkos::Experimental::sqrt(1 + (z * z) / (slope * slope));
+        float const g = z / scale_sqrt;
+        float const scale = slope * slope + z * z;
+        float const h = slope * slope / (scale * scale_sqrt);
+        gpair(0, i) = GradientPair{g * w, h * w};
+        break;
+      }
+      case ObjectiveKind::kAbsoluteError: {
+        float const d = margin(i, 0) - y;
+        float const sign = static_cast<float>((d > 0) - (d < 0));
+        gpair(0, i) = GradientPair{sign * w, w};
+        break;
+      }
+      case ObjectiveKind::kSoftprob:
+      case ObjectiveKind::kSoftmax: {  // SoftmaxMultiClassObj::GetGradient
+        float wmax = 1.17549435e-38f;  // std::numeric_limits<float>::min()
+        for (int k = 0; k < n_groups; ++k) wmax = margin(i, k) > wmax ? margin(i, k) : wmax;
+        double wsum = 0.0;
+        for (int k = 0; k < n_groups; ++k) wsum += pmath::expf(margin(i, k) - wmax);
+        float lab = y;
+        if (lab < 0 || lab >= n_groups) {
+          ++bad;
+          lab = 0;
+        }
+        for (int k = 0; k < n_groups; ++k) {
+          float pk = pmath::expf(margin(i, k) - wmax) / static_cast<float>(wsum);
+          float const hh = 2.0f * pk * (1.0f - pk) * w;
+          float const h = hh > 1e-16f ? hh : 1e-16f;
+          pk = lab == static_cast<float>(k) ? pk - 1.0f : pk;
+          gpair(k, i) = GradientPair{pk * w, h};
+        }
+        break;
+      }
+      default: ++bad; break;
+    }
+  }
+};
+
+}  // namespace detail
+
+/// Gradients of `objective` at `margin` (rows × groups, raw scores) for labels (rows) and weights
+/// (rows, or extent 0 = all 1) into `gpair` (groups × rows). Sample weights and scale_pos_weight
+/// (rows with label == 1, reg:squarederror/reg:logistic/binary:*) scale both components as upstream.
+/// Throws std::runtime_error when a label is outside the objective's domain (upstream's CheckLabel
+/// message) or when the objective has no training gradients in kboost (squaredlogerror: log1p is not bit-portable; cox, aft, rank:*, quantile).
+template <class ExecutionSpace, class Mem>
+void compute_gradients(ExecutionSpace const& space, ObjectiveParams const& params,
+                       Kokkos::View<const float**, Kokkos::LayoutRight, Mem> margin,
+                       Kokkos::View<const float*, Mem> label, Kokkos::View<const float*, Mem> weight,
+                       Kokkos::View<GradientPair**, Kokkos::LayoutRight, Mem> gpair) {
+  Kokkos::Profiling::pushRegion("kboost::objective::compute_gradients");
+  ObjectiveKind const kind = objective_kind(params.name);
+  switch (kind) {
+    case ObjectiveKind::kSquaredLogError: case ObjectiveKind::kCox: case ObjectiveKind::kAft: case ObjectiveKind::kRank: case ObjectiveKind::kQuantile:
+      Kokkos::Profiling::popRegion();
+      throw std::runtime_error("objective " + params.name + ": training is not supported by kboost");
+    default: break;
+  }
+  std::size_t const n = margin.extent(0);
+  int const groups = static_cast<int>(margin.extent(1));
+  if (label.extent(0) != n || gpair.extent(1) != n || static_cast<int>(gpair.extent(0)) != groups ||
+      (weight.extent(0) != 0 && weight.extent(0) != n)) {
+    Kokkos::Profiling::popRegion();
+    throw std::runtime_error("compute_gradients: shape mismatch (margin " + std::to_string(n) + "x" +
+                             std::to_string(groups) + ", labels " + std::to_string(label.extent(0)) +
+                             ", weights " + std::to_string(weight.extent(0)) + ")");
+  }
+  detail::GradientFunctor<Mem> f{kind, ObjectiveParams{}, groups, margin, label, weight, gpair,
+                                 params.scale_pos_weight, params.tweedie_variance_power, params.huber_slope,
+                                 params.poisson_max_delta_step};
+  int bad = 0;
+  Kokkos::parallel_reduce("kboost::objective::gradients",
+                          Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::size_t>>(space, 0, n), f, bad);
+  Kokkos::Profiling::popRegion();
+  if (bad > 0) {
+    std::string what;
+    switch (kind) {
+      case ObjectiveKind::kLogistic: case ObjectiveKind::kLogitRaw: what = "label must be in [0,1] for logistic regression"; break;
+      case ObjectiveKind::kPoisson: what = "PoissonRegression: label must be nonnegative"; break;
+      case ObjectiveKind::kGamma: what = "GammaRegression: label must be positive"; break;
+      case ObjectiveKind::kTweedie: what = "TweedieRegression: label must be nonnegative"; break;
+      case ObjectiveKind::kSoftprob: case ObjectiveKind::kSoftmax: what = "SoftmaxMultiClassObj: label must be in [0, num_class)"; break;
+      default: what = "invalid label"; break;
+    }
+    throw std::runtime_error(params.name + ": " + what + " (" + std::to_string(bad) + " rows)");
+  }
+}
+
+}  // namespace kboost

@@ -1,0 +1,252 @@
+/// \file hist_cuts.cpp
+/// Host replica of upstream XGBoost's CPU quantile sketch for one numerical feature
+/// (src/common/quantile.h WQSummary / WQuantileSketch, src/common/quantile.cc
+/// HostSketchContainer + SketchContainerImpl::AllReduce/MakeCuts/AddCutPoint, v2.x-3.2), in float
+/// arithmetic exactly as upstream so the cuts match bit for bit.
+#include "kernels/hist_cuts.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace kboost {
+namespace {
+
+/// WQSummary<float, float>::Entry.
+struct Entry {
+  float rmin, rmax, wmin, value;
+  float rmin_next() const { return rmin + wmin; }
+  float rmax_prev() const { return rmax - wmin; }
+};
+using Summary = std::vector<Entry>;
+
+/// WQSummary::SetPrune: keep at most maxsize entries.
+void set_prune(Summary& dst, Summary const& src, std::size_t maxsize) {
+  if (src.size() <= maxsize) {
+    dst = src;
+    return;
+  }
+  float const begin = src[0].rmax;
+  float const range = src.back().rmin - src[0].rmax;
+  std::size_t const n = maxsize - 1;
+  dst.clear();
+  dst.push_back(src[0]);
+  std::size_t i = 1, lastidx = 0;
+  for (std::size_t k = 1; k < n; ++k) {
+    float const dx2 = 2 * ((static_cast<float>(k) * range) / static_cast<float>(n) + begin);
+    while (i < src.size() - 1 && dx2 >= src[i + 1].rmax + src[i + 1].rmin) ++i;
+    if (i == src.size() - 1) break;
+    if (dx2 < src[i].rmin_next() + src[i + 1].rmax_prev()) {
+      if (i != lastidx) {
+        dst.push_back(src[i]);
+        lastidx = i;
+      }
+    } else {
+      if (i + 1 != lastidx) {
+        dst.push_back(src[i + 1]);
+        lastidx = i + 1;
+      }
+    }
+  }
+  if (lastidx != src.size() - 1) dst.push_back(src.back());
+}
+
+/// WQSummary::FixError (repairs rank monotonicity after a combine).
+void fix_error(Summary& s) {
+  float prev_rmin = 0, prev_rmax = 0;
+  for (auto& e : s) {
+    if (e.rmin < prev_rmin) e.rmin = prev_rmin; else prev_rmin = e.rmin;
+    if (e.rmax < prev_rmax) e.rmax = prev_rmax;
+    float const rmin_next = e.rmin_next();
+    if (e.rmax < rmin_next) e.rmax = rmin_next;
+    prev_rmax = e.rmax;
+  }
+}
+
+/// WQSummary::SetCombine: merge two summaries.
+void set_combine(Summary& dst, Summary const& sa, Summary const& sb) {
+  if (sa.empty()) { dst = sb; return; }
+  if (sb.empty()) { dst = sa; return; }
+  dst.clear();
+  std::size_t a = 0, b = 0;
+  float aprev_rmin = 0, bprev_rmin = 0;
+  while (a < sa.size() && b < sb.size()) {
+    if (sa[a].value == sb[b].value) {
+      dst.push_back({sa[a].rmin + sb[b].rmin, sa[a].rmax + sb[b].rmax, sa[a].wmin + sb[b].wmin, sa[a].value});
+      aprev_rmin = sa[a].rmin_next();
+      bprev_rmin = sb[b].rmin_next();
+      ++a; ++b;
+    } else if (sa[a].value < sb[b].value) {
+      dst.push_back({sa[a].rmin + bprev_rmin, sa[a].rmax + sb[b].rmax_prev(), sa[a].wmin, sa[a].value});
+      aprev_rmin = sa[a].rmin_next();
+      ++a;
+    } else {
+      dst.push_back({sb[b].rmin + aprev_rmin, sb[b].rmax + sa[a].rmax_prev(), sb[b].wmin, sb[b].value});
+      bprev_rmin = sb[b].rmin_next();
+      ++b;
+    }
+  }
+  if (a < sa.size()) {
+    float const brmax = sb.back().rmax;
+    for (; a < sa.size(); ++a) dst.push_back({sa[a].rmin + bprev_rmin, sa[a].rmax + brmax, sa[a].wmin, sa[a].value});
+  }
+  if (b < sb.size()) {
+    float const armax = sa.back().rmax;
+    for (; b < sb.size(); ++b) dst.push_back({sb[b].rmin + aprev_rmin, sb[b].rmax + armax, sb[b].wmin, sb[b].value});
+  }
+  fix_error(dst);
+}
+
+struct QEntry {
+  float value, weight;
+};
+
+/// WQSummary::Queue::MakeSummary: sort the queue, merge equal values, exact ranks.
+void make_summary(std::vector<QEntry>& queue, std::size_t qtail, Summary& out) {
+  std::sort(queue.begin(), queue.begin() + static_cast<std::ptrdiff_t>(qtail),
+            [](QEntry const& x, QEntry const& y) { return x.value < y.value; });
+  out.clear();
+  float wsum = 0;
+  for (std::size_t i = 0; i < qtail;) {
+    std::size_t j = i + 1;
+    float w = queue[i].weight;
+    while (j < qtail && queue[j].value == queue[i].value) {
+      w += queue[j].weight;
+      ++j;
+    }
+    out.push_back({wsum, wsum + w, w, queue[i].value});
+    wsum += w;
+    i = j;
+  }
+}
+
+/// QuantileSketchTemplate<float, float, WQSummary> (WQuantileSketch) for one column.
+class WQSketch {
+ public:
+  WQSketch(std::size_t maxn, double eps) {
+    // LimitSizeLevel
+    nlevel_ = 1;
+    while (true) {
+      limit_size_ = static_cast<std::size_t>(std::ceil(static_cast<double>(nlevel_) / eps)) + 1;
+      limit_size_ = std::min(maxn, limit_size_);
+      std::size_t const n = std::size_t(1) << nlevel_;
+      if (n * limit_size_ >= maxn) break;
+      ++nlevel_;
+    }
+    queue_.resize(limit_size_ * 2);  // HostSketchContainer sizes the queue up front
+    qtail_ = 0;
+  }
+
+  void push(float x, float w) {
+    if (w == 0.0f) return;
+    if (qtail_ == queue_.size() && queue_[qtail_ - 1].value != x) {
+      make_summary(queue_, qtail_, temp_);
+      qtail_ = 0;
+      push_temp();
+    }
+    // Queue::Push
+    if (qtail_ == 0 || queue_[qtail_ - 1].value != x) {
+      queue_[qtail_++] = QEntry{x, w};
+    } else {
+      queue_[qtail_ - 1].weight += w;
+    }
+  }
+
+  void get_summary(Summary& out) {
+    make_summary(queue_, qtail_, out);
+    if (!level_.empty()) {
+      set_prune(level_[0], out, limit_size_);
+      for (std::size_t l = 1; l < level_.size(); ++l) {
+        if (level_[l].empty()) continue;
+        if (level_[0].empty()) {
+          level_[0] = level_[l];
+        } else {
+          set_combine(out, level_[0], level_[l]);
+          set_prune(level_[0], out, limit_size_);
+        }
+      }
+      out = level_[0];
+    } else if (out.size() > limit_size_) {
+      Summary t;
+      set_prune(t, out, limit_size_);
+      out = t;
+    }
+  }
+
+ private:
+  void init_level(std::size_t nlevel) {
+    if (level_.size() >= nlevel) return;
+    level_.resize(nlevel);
+  }
+  void push_temp() {
+    for (std::size_t l = 1; true; ++l) {
+      init_level(l + 1);
+      if (level_[l].empty()) {
+        set_prune(level_[l], temp_, limit_size_);
+        break;
+      }
+      set_prune(level_[0], temp_, limit_size_);
+      set_combine(temp_, level_[0], level_[l]);
+      if (temp_.size() > limit_size_) {
+        level_[l].clear();
+      } else {
+        level_[l] = temp_;
+        break;
+      }
+    }
+  }
+
+  std::size_t nlevel_ = 1, limit_size_ = 1, qtail_ = 0;
+  std::vector<QEntry> queue_;
+  std::vector<Summary> level_;
+  Summary temp_;
+};
+
+constexpr int kFactor = 8;  // WQSketch::kFactor in 3.2
+
+}  // namespace
+
+FeatureCuts sketch_feature(std::vector<float> const& values, std::vector<float> const& weights, int max_bin) {
+  if (max_bin < 2) throw std::runtime_error("max_bin must be at least 2, got " + std::to_string(max_bin));
+  if (!weights.empty() && weights.size() != values.size())
+    throw std::runtime_error("sketch_feature: " + std::to_string(weights.size()) + " weights for " +
+                             std::to_string(values.size()) + " values");
+  std::size_t const column_size = values.size();
+  FeatureCuts out;
+  Summary reduced;
+  if (column_size > 0) {
+    // HostSketchContainer: eps from min(max_bin, column size).
+    std::size_t n_bins = std::min(static_cast<std::size_t>(max_bin), column_size);
+    n_bins = std::max<std::size_t>(n_bins, 1);
+    double const eps = 1.0 / (static_cast<float>(n_bins) * kFactor);
+    WQSketch sketch(column_size, eps);
+    for (std::size_t i = 0; i < column_size; ++i) sketch.push(values[i], weights.empty() ? 1.0f : weights[i]);
+    Summary summary;
+    sketch.get_summary(summary);
+    // AllReduce (one worker): prune to min(column size, max_bin * kFactor).
+    std::size_t const intermediate = std::min(column_size, static_cast<std::size_t>(max_bin) * kFactor);
+    set_prune(reduced, summary, intermediate);
+    // MakeCuts.
+    std::size_t const max_num_bins = std::min(intermediate, static_cast<std::size_t>(max_bin));
+    Summary a;
+    set_prune(a, reduced, max_num_bins + 1);
+    float const mval = a[0].value;
+    out.min_val = mval - std::fabs(mval) - 1e-5f;
+    // AddCutPoint
+    std::size_t const required = std::min(a.size(), max_num_bins);
+    for (std::size_t i = 1; i < required; ++i) {
+      float const cpt = a[i].value;
+      if (i == 1 || cpt > out.values.back()) out.values.push_back(cpt);
+    }
+    float const cpt = a.back().value;
+    out.values.push_back(cpt + (std::fabs(cpt) + 1e-5f));
+  } else {
+    out.min_val = 1e-5f;  // empty column, as upstream
+    float const cpt = out.min_val;
+    out.values.push_back(cpt + (std::fabs(cpt) + 1e-5f));
+  }
+  return out;
+}
+
+}  // namespace kboost

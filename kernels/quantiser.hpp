@@ -1,0 +1,115 @@
+#pragma once
+/// \file quantiser.hpp
+/// Fixed-point gradients for exact, order-independent histogram sums, as upstream's GPU hist
+/// (src/tree/gpu_hist/histogram.cu GradientQuantiser, src/common/deterministic.cuh
+/// CreateRoundingFactor; v3.2: positive/negative sums in double).
+#include "core/compat.hpp"
+#include "kernels/gradients.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+namespace kboost {
+
+/// Quantised gradient pair (upstream GradientPairInt64).
+struct GradientPairInt64 {
+  std::int64_t grad = 0;
+  std::int64_t hess = 0;
+  KOKKOS_INLINE_FUNCTION GradientPairInt64& operator+=(GradientPairInt64 const& o) {
+    grad += o.grad;
+    hess += o.hess;
+    return *this;
+  }
+  KOKKOS_INLINE_FUNCTION GradientPairInt64& operator-=(GradientPairInt64 const& o) {
+    grad -= o.grad;
+    hess -= o.hess;
+    return *this;
+  }
+  KOKKOS_INLINE_FUNCTION friend GradientPairInt64 operator+(GradientPairInt64 a, GradientPairInt64 const& b) { return a += b; }
+  KOKKOS_INLINE_FUNCTION friend GradientPairInt64 operator-(GradientPairInt64 a, GradientPairInt64 const& b) { return a -= b; }
+  KOKKOS_INLINE_FUNCTION friend bool operator==(GradientPairInt64 const& a, GradientPairInt64 const& b) {
+    return a.grad == b.grad && a.hess == b.hess;
+  }
+};
+
+/// Scale factors between float gradients and int64 fixed point; [0] = grad, [1] = hess.
+/// to_fixed = 2^62 / R, to_floating = R / 2^62, R a power of two >= the larger of the positive and
+/// negative sums (so any partial sum fits in 63 bits).
+struct GradientQuantiser {
+  double to_fixed[2] = {1, 1};
+  double to_floating[2] = {1, 1};
+
+  /// Upstream ToFixedPoint: int64(float × double), truncation toward zero.
+  KOKKOS_INLINE_FUNCTION GradientPairInt64 to_fixed_point(GradientPair const& g) const {
+    return GradientPairInt64{static_cast<std::int64_t>(static_cast<double>(g.grad) * to_fixed[0]),
+                             static_cast<std::int64_t>(static_cast<double>(g.hess) * to_fixed[1])};
+  }
+  /// Upstream ToFloatingPoint: double(q) × to_floating.
+  KOKKOS_INLINE_FUNCTION double grad_to_double(std::int64_t q) const { return static_cast<double>(q) * to_floating[0]; }
+  KOKKOS_INLINE_FUNCTION double hess_to_double(std::int64_t q) const { return static_cast<double>(q) * to_floating[1]; }
+};
+
+/// Upstream common::CreateRoundingFactor<double>(max_abs, n): 2^ceil(log2(max_abs / (1 - 2 n eps))).
+inline double create_rounding_factor(double max_abs, int n) {
+  double const delta = max_abs / (1.0 - 2.0 * n * DBL_EPSILON);
+  int exp = 0;
+  std::frexp(delta, &exp);
+  return std::ldexp(1.0, exp);
+}
+
+/// Rows per chunk of the fixed-order sums in make_quantiser (independent of backend/threads).
+constexpr std::size_t kQuantiserChunk = 4096;
+
+/// Quantiser for one output group's gradients g (rows): sums Σmax(g,0), Σmax(h,0), Σ|min(g,0)|,
+/// Σ|min(h,0)| in double over fixed 4096-row chunks (sequential inside a chunk), chunk partials
+/// added in index order on the host; then upstream's rounding factor per component.
+template <class ExecutionSpace, class Mem>
+GradientQuantiser make_quantiser(ExecutionSpace const& space, Kokkos::View<const GradientPair*, Mem> g) {
+  Kokkos::Profiling::pushRegion("kboost::quantiser::make_quantiser");
+  std::size_t const n = g.extent(0);
+  std::size_t const chunks = (n + kQuantiserChunk - 1) / kQuantiserChunk;
+  Kokkos::View<double* [4], Mem> partial("kboost::quantiser::partial", chunks);
+  Kokkos::parallel_for("kboost::quantiser::chunk_sums", Kokkos::RangePolicy<ExecutionSpace>(space, 0, chunks),
+                       KOKKOS_LAMBDA(std::size_t c) {
+                         double pg = 0, ph = 0, ng = 0, nh = 0;
+                         std::size_t const end = (c + 1) * kQuantiserChunk < n ? (c + 1) * kQuantiserChunk : n;
+                         for (std::size_t i = c * kQuantiserChunk; i < end; ++i) {
+                           float const gg = g(i).grad, hh = g(i).hess;
+                           pg += gg > 0 ? gg : 0.0f;
+                           ph += hh > 0 ? hh : 0.0f;
+                           ng += gg < 0 ? -gg : 0.0f;
+                           nh += hh < 0 ? -hh : 0.0f;
+                         }
+                         partial(c, 0) = pg;
+                         partial(c, 1) = ph;
+                         partial(c, 2) = ng;
+                         partial(c, 3) = nh;
+                       });
+  auto hp = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), partial);
+  double s[4] = {0, 0, 0, 0};
+  for (std::size_t c = 0; c < chunks; ++c)
+    for (int k = 0; k < 4; ++k) s[k] += hp(c, k);
+  GradientQuantiser q;
+  for (int k = 0; k < 2; ++k) {
+    double const r = create_rounding_factor(std::max(s[k], s[k + 2]), static_cast<int>(n));
+    q.to_floating[k] = r / static_cast<double>(std::int64_t(1) << 62);
+    q.to_fixed[k] = 1.0 / q.to_floating[k];
+  }
+  Kokkos::Profiling::popRegion();
+  return q;
+}
+
+/// out(i) = q.to_fixed_point(g(i)) for every row.
+template <class ExecutionSpace, class Mem>
+void quantise(ExecutionSpace const& space, GradientQuantiser const& q, Kokkos::View<const GradientPair*, Mem> g,
+              Kokkos::View<GradientPairInt64*, Mem> out) {
+  Kokkos::parallel_for("kboost::quantiser::quantise", Kokkos::RangePolicy<ExecutionSpace>(space, 0, g.extent(0)),
+                       KOKKOS_LAMBDA(std::size_t i) { out(i) = q.to_fixed_point(g(i)); });
+}
+
+}  // namespace kboost
