@@ -1,0 +1,251 @@
+#pragma once
+/// \file hist_tuner.hpp
+/// Measures, once per shape and device, which histogram kernel (kernels/histogram.hpp) builds
+/// faster: the shared-memory (team scratch) tile kernel at 256..4096 rows per tile, or the
+/// global-atomic kernel; and the smallest node (`min_shared` rows) at which tiles still win.
+/// Method of seed 000 §3: the root histogram of the fit's own bins is built with every candidate in
+/// interleaved rounds, the median per candidate wins; each sample repeats the build so that it
+/// lasts at least 16 launch-plus-sync round trips (the median of 9 one-row builds, measured first);
+/// then the segment is quartered from the root down to 256 rows while tiles keep winning.
+/// Answers go to a TuneStore (core/tune_store.hpp) keyed "hist.tile.g<groups>.n<log2 rows>" (and
+/// ".min"). The choice only moves work between kernels whose integer sums are identical, so it never
+/// changes a model bit. Upstream XGBoost sizes its shared-memory histogram from the device limits
+/// instead (src/tree/gpu_hist/histogram.cu DeviceHistogramBuilderImpl::Reset).
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <limits>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "core/compat.hpp"
+#include "core/tune_store.hpp"
+#include "kernels/hist_cuts.hpp"
+#include "kernels/histogram.hpp"
+#include "kernels/quantiser.hpp"
+
+namespace kboost {
+
+/// min_shared meaning "tiles never win": every node takes the global-atomic kernel.
+constexpr std::int64_t kHistNeverTile = std::numeric_limits<std::int64_t>::max();
+
+/// How the tuner measures.
+struct HistTuneOptions {
+  std::int64_t min_rows = 65536;  ///< fits with fewer rows keep the defaults (nothing measured)
+  int rounds = 3;                 ///< interleaved rounds per comparison (median of these)
+  int sync_samples = 9;           ///< one-row builds whose median is the launch-plus-sync cost
+  int sync_multiple = 16;         ///< each sample lasts at least this many launch-plus-sync costs
+  std::vector<std::int32_t> tile_rows = {256, 512, 1024, 2048, 4096};  ///< candidates
+  std::int64_t min_segment = 256; ///< quartering stops below this many rows
+};
+
+/// The tuner's answer. Timings are medians in seconds per histogram build.
+struct HistTuneResult {
+  enum class Source { kDefault, kStore, kMeasured };
+  Source source = Source::kDefault;  ///< kDefault: too small to tune, use the grower's defaults
+  std::int32_t tile_rows = 4096;
+  std::int64_t min_shared = 2048;    ///< kHistNeverTile: tiles never win
+  std::string key;                   ///< the store key ("hist.tile.g4.n20")
+  std::string store_file;            ///< "" when the store is memory only
+  double sync_seconds = 0;           ///< launch-plus-sync cost (measured runs only)
+  std::vector<std::pair<std::string, double>> timings;  ///< ("root/global", s), ("root/tile1024", s), ("seg65536/tile", s)...
+
+  /// One line for logs: key, choice, where it came from, the measured medians.
+  std::string describe() const {
+    char const* src = source == Source::kMeasured ? "measured" : source == Source::kStore ? "stored" : "default";
+    std::string s = "hist tune " + key + ": tile_rows " + std::to_string(tile_rows) + ", min_shared " +
+                    (min_shared == kHistNeverTile ? std::string("never") : std::to_string(min_shared)) + " (" + src;
+    char buf[64];
+    if (source == Source::kMeasured) {
+      std::snprintf(buf, sizeof buf, "; sync %.1f us", sync_seconds * 1e6);
+      s += buf;
+      for (auto const& [name, t] : timings) {
+        std::snprintf(buf, sizeof buf, "; %s %.3f ms", name.c_str(), t * 1e3);
+        s += buf;
+      }
+    }
+    return s + ")";
+  }
+};
+
+/// Store key of a shape: feature groups of the tile kernel and floor(log2(rows)).
+inline std::string hist_tune_key(int groups, std::int64_t rows) {
+  int lg = 0;
+  while (lg < 62 && (std::int64_t{2} << lg) <= rows) ++lg;
+  return "hist.tile.g" + std::to_string(groups) + ".n" + std::to_string(rows > 0 ? lg : 0);
+}
+
+/// The device key of an execution-space instance (core/tune_store.hpp tune_device_key).
+template <class ExecutionSpace>
+std::string tune_device_key(ExecutionSpace const& space) {
+  int device = 0;
+#if defined(KOKKOS_ENABLE_CUDA)
+  if constexpr (std::is_same_v<ExecutionSpace, Kokkos::Cuda>) device = space.cuda_device();
+#endif
+  return tune_device_key(compat::space_name<ExecutionSpace>(), compat::concurrency(space), device);
+}
+
+namespace detail {
+
+/// Identity row index and constant non-zero gradients for n rows (timing needs only the access
+/// pattern: which bins each row hits, which the fit's own bins give).
+template <class ExecutionSpace, class Mem>
+void tune_inputs(ExecutionSpace const& space, std::int64_t n, Kokkos::View<std::int32_t*, Mem>& ridx,
+                 Kokkos::View<GradientPairInt64*, Mem>& gpair) {
+  ridx = Kokkos::View<std::int32_t*, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::tune::ridx"), n);
+  gpair = Kokkos::View<GradientPairInt64*, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::tune::gpair"), n);
+  auto r = ridx;
+  auto g = gpair;
+  Kokkos::parallel_for(
+      "kboost::tune::inputs", Kokkos::RangePolicy<ExecutionSpace>(space, 0, n), KOKKOS_LAMBDA(std::int64_t i) {
+        r(i) = static_cast<std::int32_t>(i);
+        g(i).grad = 1 + (i & 7);
+        g(i).hess = 1;
+      });
+}
+
+inline double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0.0 : v[v.size() / 2];
+}
+
+}  // namespace detail
+
+/// Measures the tile-vs-global choice on `bins` (rows × features global bins, −1 missing) with cut
+/// pointers `ptrs` (features + 1, host). Nothing is stored. A fit whose features do not fit the tile
+/// (one feature wider than HistogramBuilder::kTileBins) gets min_shared = kHistNeverTile at no cost.
+template <class ExecutionSpace, class Mem>
+HistTuneResult measure_hist_tiles(ExecutionSpace const& space,
+                                  Kokkos::View<const std::int32_t**, Kokkos::LayoutRight, Mem> bins,
+                                  std::vector<std::uint32_t> const& ptrs, HistTuneOptions const& o = {}) {
+  compat::ScopedRegion region("kboost::tune::hist");
+  using Builder = HistogramBuilder<ExecutionSpace, Mem>;
+  using clock = std::chrono::steady_clock;
+  std::int64_t const n = static_cast<std::int64_t>(bins.extent(0));
+  HistTuneResult r;
+  r.source = HistTuneResult::Source::kMeasured;
+  Builder global(ptrs, kHistNeverTile, 4096);
+  r.key = hist_tune_key(global.n_groups(), n);
+  if (!global.tile_enabled() || n == 0 || o.tile_rows.empty()) {
+    r.min_shared = kHistNeverTile;
+    return r;
+  }
+  Kokkos::View<std::int32_t*, Mem> ridx;
+  Kokkos::View<GradientPairInt64*, Mem> gpair;
+  detail::tune_inputs(space, n, ridx, gpair);
+  typename Builder::hist_view hist("kboost::tune::hist", 1, std::max<std::uint32_t>(ptrs.empty() ? 1 : ptrs.back(), 1));
+  Kokkos::View<const std::int32_t*, Mem> cridx(ridx);
+  Kokkos::View<const GradientPairInt64*, Mem> cgpair(gpair);
+
+  // Seconds per build of a `rows`-row node, `reps` builds between two fences.
+  auto const sample = [&](Builder& b, std::int64_t rows, int reps) {
+    std::vector<HistNode> const nodes{HistNode{0, 0, static_cast<std::int32_t>(rows)}};
+    space.fence();
+    auto const t0 = clock::now();
+    for (int k = 0; k < reps; ++k) b.build(space, bins, cridx, cgpair, nodes, hist);
+    space.fence();
+    return std::chrono::duration<double>(clock::now() - t0).count() / reps;
+  };
+  // Launch-plus-sync: a one-row build, median of sync_samples (after one warm-up).
+  sample(global, 1, 1);
+  std::vector<double> sync;
+  for (int k = 0; k < std::max(1, o.sync_samples); ++k) sync.push_back(sample(global, 1, 1));
+  r.sync_seconds = detail::median(sync);
+
+  // Median seconds per build of each builder at `rows`, interleaved rounds, samples sized to rise
+  // above the sync cost.
+  auto const compare = [&](std::vector<Builder*> const& bs, std::int64_t rows) {
+    std::vector<int> reps;
+    for (Builder* b : bs) {
+      sample(*b, rows, 1);  // warm-up: first launch, descriptor buffers
+      double const t1 = std::max(sample(*b, rows, 1), 1e-9);
+      double const want = o.sync_multiple * r.sync_seconds;
+      reps.push_back(static_cast<int>(std::clamp(want / t1 + 0.999, 1.0, 100000.0)));
+    }
+    std::vector<std::vector<double>> s(bs.size());
+    for (int round = 0; round < std::max(1, o.rounds); ++round)
+      for (std::size_t i = 0; i < bs.size(); ++i) s[i].push_back(sample(*bs[i], rows, reps[i]));
+    std::vector<double> med;
+    for (auto const& v : s) med.push_back(detail::median(v));
+    return med;
+  };
+
+  // Root: global vs every tile size.
+  std::vector<Builder> tiles;
+  tiles.reserve(o.tile_rows.size());
+  for (std::int32_t t : o.tile_rows) tiles.emplace_back(ptrs, 0, t);
+  std::vector<Builder*> all{&global};
+  for (auto& t : tiles) all.push_back(&t);
+  auto const root = compare(all, n);
+  r.timings.emplace_back("root/global", root[0]);
+  std::size_t best = 0;
+  for (std::size_t i = 0; i < tiles.size(); ++i) {
+    r.timings.emplace_back("root/tile" + std::to_string(o.tile_rows[i]), root[i + 1]);
+    if (root[i + 1] < root[best + 1]) best = i;
+  }
+  r.tile_rows = o.tile_rows[best];
+  if (!(root[best + 1] < root[0])) {
+    r.min_shared = kHistNeverTile;
+    return r;
+  }
+  // Quarter the segment while tiles still win.
+  r.min_shared = n;
+  for (std::int64_t seg = n / 4; seg >= o.min_segment; seg /= 4) {
+    auto const m = compare({&global, &tiles[best]}, seg);
+    r.timings.emplace_back("seg" + std::to_string(seg) + "/global", m[0]);
+    r.timings.emplace_back("seg" + std::to_string(seg) + "/tile", m[1]);
+    if (!(m[1] < m[0])) break;
+    r.min_shared = seg;
+  }
+  return r;
+}
+
+/// The histogram choice for a fit: from `store` when this shape was tuned before on this device and
+/// build, else measured (measure_hist_tiles) and stored. Fits with fewer than o.min_rows rows get
+/// Source::kDefault (keep the grower's defaults; nothing measured or stored). `store` null: the
+/// default store of this device (TuneStore::default_dir()).
+template <class ExecutionSpace, class Mem>
+HistTuneResult tuned_hist_choice(ExecutionSpace const& space,
+                                 Kokkos::View<const std::int32_t**, Kokkos::LayoutRight, Mem> bins,
+                                 std::vector<std::uint32_t> const& ptrs, HistTuneOptions const& o = {},
+                                 TuneStore* store = nullptr) {
+  HistTuneResult r;
+  std::int64_t const n = static_cast<std::int64_t>(bins.extent(0));
+  if (n < o.min_rows || n == 0) return r;
+  TuneStore local(tune_device_key(space), store ? std::string() : TuneStore::default_dir());
+  TuneStore& s = store ? *store : local;
+  int const groups = HistogramBuilder<ExecutionSpace, Mem>(ptrs, kHistNeverTile, 4096).n_groups();
+  std::string const key = hist_tune_key(groups, n);
+  auto const tile = s.get(key);
+  auto const min = s.get(key + ".min");
+  if (tile && min && *tile > 0) {
+    r.source = HistTuneResult::Source::kStore;
+    r.key = key;
+    r.tile_rows = static_cast<std::int32_t>(*tile);
+    r.min_shared = *min;
+    r.store_file = s.file();
+    return r;
+  }
+  r = measure_hist_tiles(space, bins, ptrs, o);
+  s.put(key, r.tile_rows);
+  s.put(key + ".min", r.min_shared);
+  r.store_file = s.file();
+  return r;
+}
+
+/// As above with the fit's cuts (their pointers are copied to the host).
+template <class ExecutionSpace, class Mem>
+HistTuneResult tuned_hist_choice(ExecutionSpace const& space,
+                                 Kokkos::View<const std::int32_t**, Kokkos::LayoutRight, Mem> bins,
+                                 HistogramCuts<Mem> const& cuts, HistTuneOptions const& o = {},
+                                 TuneStore* store = nullptr) {
+  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), cuts.ptrs);
+  return tuned_hist_choice(space, bins, std::vector<std::uint32_t>(h.data(), h.data() + h.extent(0)), o, store);
+}
+
+}  // namespace kboost
