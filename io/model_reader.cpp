@@ -1,0 +1,423 @@
+/// XGBoost JSON/UBJSON model loader (see model_reader.hpp).
+#include "io/model_reader.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <limits>
+#include <map>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+namespace kboost {
+namespace {
+
+/// nlohmann::json with float32 numbers: the lexer then calls std::strtof on the number text, so a
+/// threshold written as shortest-round-trip float32 text comes back as exactly that float, and
+/// UBJSON 'd' (f32) values are stored without a detour through double.
+using fjson = nlohmann::basic_json<std::map, std::vector, std::string, bool, std::int64_t, std::uint64_t, float>;
+
+[[noreturn]] void fail(std::string const& source, std::string const& where, std::string const& msg) {
+  throw std::runtime_error(source + ": " + (where.empty() ? "" : where + ": ") + msg);
+}
+
+/// XGBoost 1.4–3.0 writes bare NaN (and possibly Infinity) into JSON; map them to tokens nlohmann
+/// accepts: NaN -> null (read back as NaN), Infinity -> 1e999 (strtof gives inf). Strings untouched.
+std::string sanitize_json_text(std::string const& in) {
+  if (in.find("NaN") == std::string::npos && in.find("Infinity") == std::string::npos) return in;
+  std::string out;
+  out.reserve(in.size() + 64);
+  bool in_string = false;
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    char c = in[i];
+    if (in_string) {
+      out.push_back(c);
+      if (c == '\\' && i + 1 < in.size()) out.push_back(in[++i]);
+      else if (c == '"') in_string = false;
+      continue;
+    }
+    if (c == '"') { in_string = true; out.push_back(c); continue; }
+    if (in.compare(i, 3, "NaN") == 0) {
+      if (!out.empty() && (out.back() == '-' || out.back() == '+')) out.pop_back();
+      out += "null";
+      i += 2;
+    } else if (in.compare(i, 8, "Infinity") == 0) {
+      if (!out.empty() && out.back() == '+') out.pop_back();
+      out += "1e999";
+      i += 7;
+    } else {
+      out.push_back(c);
+    }
+  }
+  return out;
+}
+
+bool looks_like_text_json(std::string const& bytes) {
+  std::size_t i = 0;
+  auto skip_ws = [&] { while (i < bytes.size() && std::isspace(static_cast<unsigned char>(bytes[i]))) ++i; };
+  skip_ws();
+  if (i >= bytes.size() || bytes[i] != '{') return i < bytes.size();  // not '{': let the JSON parser report it
+  ++i;
+  skip_ws();
+  return i >= bytes.size() || bytes[i] == '"' || bytes[i] == '}';
+}
+
+/// Accessors that name the field in every error.
+struct Ctx {
+  std::string const& source;
+  std::string where;  ///< e.g. "tree 3"
+
+  [[noreturn]] void error(std::string const& field, std::string const& msg) const {
+    fail(source, where.empty() ? "field '" + field + "'" : where + ": field '" + field + "'", msg);
+  }
+
+  fjson const& at(fjson const& obj, char const* key) const {
+    if (!obj.is_object()) error(key, "parent is not an object");
+    auto it = obj.find(key);
+    if (it == obj.end()) error(key, "missing");
+    return *it;
+  }
+  fjson const* find(fjson const& obj, char const* key) const {
+    if (!obj.is_object()) error(key, "parent is not an object");
+    auto it = obj.find(key);
+    return it == obj.end() ? nullptr : &*it;
+  }
+
+  std::string str(fjson const& obj, char const* key) const {
+    auto const& v = at(obj, key);
+    if (!v.is_string()) error(key, "expected a string");
+    return v.get<std::string>();
+  }
+
+  /// XGBoost stores integer parameters as decimal strings ("num_feature": "4"); accept numbers too.
+  long long int_param(fjson const& obj, char const* key) const {
+    auto const& v = at(obj, key);
+    if (v.is_number_integer()) return v.get<long long>();
+    if (!v.is_string()) error(key, "expected an integer string");
+    auto s = v.get<std::string>();
+    char* end = nullptr;
+    errno = 0;
+    long long r = std::strtoll(s.c_str(), &end, 10);
+    if (s.empty() || end != s.c_str() + s.size() || errno != 0) error(key, "not an integer: '" + s + "'");
+    return r;
+  }
+  long long int_param_or(fjson const& obj, char const* key, long long dflt) const {
+    return find(obj, key) ? int_param(obj, key) : dflt;
+  }
+
+  fjson const& array(fjson const& obj, char const* key, std::size_t expect = npos) const {
+    auto const& v = at(obj, key);
+    if (!v.is_array()) error(key, "expected an array");
+    if (expect != npos && v.size() != expect)
+      error(key, "expected " + std::to_string(expect) + " entries, got " + std::to_string(v.size()));
+    return v;
+  }
+
+  std::vector<float> f32s(fjson const& obj, char const* key, std::size_t expect = npos) const {
+    auto const& a = array(obj, key, expect);
+    std::vector<float> out(a.size());
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      auto const& e = a[i];
+      if (e.is_number_float()) out[i] = e.get<float>();
+      else if (e.is_number_integer()) out[i] = static_cast<float>(e.get<long long>());
+      else if (e.is_null()) out[i] = std::numeric_limits<float>::quiet_NaN();
+      else error(key, "entry " + std::to_string(i) + " is not a number");
+    }
+    return out;
+  }
+
+  template <class Int>
+  std::vector<Int> ints(fjson const& obj, char const* key, std::size_t expect = npos) const {
+    auto const& a = array(obj, key, expect);
+    std::vector<Int> out(a.size());
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      auto const& e = a[i];
+      long long v = 0;
+      if (e.is_number_integer()) v = e.get<long long>();
+      else if (e.is_boolean()) v = e.get<bool>() ? 1 : 0;
+      else error(key, "entry " + std::to_string(i) + " is not an integer");
+      if (v < static_cast<long long>(std::numeric_limits<Int>::min()) ||
+          v > static_cast<long long>(std::numeric_limits<Int>::max()))
+        error(key, "entry " + std::to_string(i) + " out of range: " + std::to_string(v));
+      out[i] = static_cast<Int>(v);
+    }
+    return out;
+  }
+
+  static constexpr std::size_t npos = static_cast<std::size_t>(-1);
+};
+
+/// base_score: "5E-1" (≤ 3.0) or "[5E-1,-5E-1]" (≥ 3.1), output space, parsed as float32 (strtof).
+std::vector<float> parse_base_score(std::string s, Ctx const& c) {
+  std::vector<float> out;
+  auto trim = [](std::string t) {
+    auto b = t.find_first_not_of(" \t\n\r");
+    auto e = t.find_last_not_of(" \t\n\r");
+    return b == std::string::npos ? std::string() : t.substr(b, e - b + 1);
+  };
+  s = trim(s);
+  if (!s.empty() && s.front() == '[') {
+    if (s.back() != ']') c.error("base_score", "unterminated list '" + s + "'");
+    s = s.substr(1, s.size() - 2);
+  }
+  std::stringstream ss(s);
+  std::string tok;
+  while (std::getline(ss, tok, ',')) {
+    tok = trim(tok);
+    char* end = nullptr;
+    float v = std::strtof(tok.c_str(), &end);
+    if (tok.empty() || end != tok.c_str() + tok.size()) c.error("base_score", "not a number: '" + tok + "'");
+    out.push_back(v);
+  }
+  if (out.empty()) c.error("base_score", "empty");
+  return out;
+}
+
+TreeModel parse_tree(fjson const& jt, Ctx const& c) {
+  TreeModel t;
+  auto const& tp = c.at(jt, "tree_param");
+  long long n = c.int_param(tp, "num_nodes");
+  if (n < 1 || n > (1LL << 30)) c.error("tree_param.num_nodes", "out of range: " + std::to_string(n));
+  auto nn = static_cast<std::size_t>(n);
+  t.num_feature = static_cast<std::int32_t>(c.int_param_or(tp, "num_feature", 0));
+  long long slv = c.int_param_or(tp, "size_leaf_vector", 1);
+  if (slv < 0 || slv > (1 << 20)) c.error("tree_param.size_leaf_vector", "out of range");
+  t.size_leaf_vector = slv == 0 ? 1 : static_cast<std::int32_t>(slv);
+  std::size_t k = static_cast<std::size_t>(t.size_leaf_vector);
+
+  t.left_children = c.ints<std::int32_t>(jt, "left_children", nn);
+  t.right_children = c.ints<std::int32_t>(jt, "right_children", nn);
+  t.parents = c.ints<std::int32_t>(jt, "parents", nn);
+  t.split_indices = c.ints<std::int32_t>(jt, "split_indices", nn);
+  t.split_conditions = c.f32s(jt, "split_conditions", nn);
+  t.default_left = c.ints<std::uint8_t>(jt, "default_left", nn);
+  if (c.find(jt, "loss_changes")) t.loss_changes = c.f32s(jt, "loss_changes", nn);
+  if (c.find(jt, "sum_hessian")) t.sum_hessian = c.f32s(jt, "sum_hessian", nn);
+  if (c.find(jt, "base_weights")) t.base_weights = c.f32s(jt, "base_weights", k > 1 ? nn * k : nn);
+  if (c.find(jt, "split_type")) {
+    t.split_type = c.ints<std::uint8_t>(jt, "split_type", nn);
+    t.categories_nodes = c.ints<std::int32_t>(jt, "categories_nodes");
+    t.categories_segments = c.ints<std::int64_t>(jt, "categories_segments", t.categories_nodes.size());
+    t.categories_sizes = c.ints<std::int64_t>(jt, "categories_sizes", t.categories_nodes.size());
+    t.categories = c.ints<std::int32_t>(jt, "categories");
+  }
+  if (k > 1) {
+    if (c.find(jt, "leaf_weights")) {
+      t.leaf_weights = c.f32s(jt, "leaf_weights");
+    } else {
+      // Before 3.x's leaf_weights, a vector leaf's value was its base weight (2.x MultiTargetTree).
+      if (t.base_weights.size() != nn * k) c.error("base_weights", "vector-leaf tree without leaf_weights needs num_nodes*size_leaf_vector base_weights");
+      std::int32_t leaf_id = 0;
+      for (std::size_t i = 0; i < nn; ++i) {
+        if (t.left_children[i] != -1) continue;
+        t.leaf_weights.insert(t.leaf_weights.end(), t.base_weights.begin() + i * k, t.base_weights.begin() + (i + 1) * k);
+        t.right_children[i] = leaf_id++;
+      }
+    }
+  }
+  return t;
+}
+
+}  // namespace
+
+bool is_known_objective(std::string const& name) {
+  static const std::set<std::string> known = {
+      "reg:squarederror", "reg:linear", "reg:squaredlogerror", "reg:logistic", "reg:pseudohubererror",
+      "reg:absoluteerror", "reg:quantileerror", "reg:gamma", "reg:tweedie", "binary:logistic",
+      "binary:logitraw", "binary:hinge", "multi:softmax", "multi:softprob", "count:poisson",
+      "survival:cox", "survival:aft", "rank:pairwise", "rank:ndcg", "rank:map"};
+  return known.count(name) > 0;
+}
+
+Model parse_model(std::string const& bytes, std::string const& source) {
+  fjson doc;
+  try {
+    if (looks_like_text_json(bytes)) {
+      doc = fjson::parse(sanitize_json_text(bytes));
+    } else {
+      doc = fjson::from_ubjson(bytes);
+    }
+  } catch (std::exception const& e) {
+    fail(source, "", std::string("not a valid JSON/UBJSON model (") + e.what() + ")");
+  }
+  Ctx c{source, ""};
+  if (!doc.is_object()) fail(source, "", "top level is not an object");
+
+  Model m;
+  if (auto const* v = c.find(doc, "version")) {
+    auto ver = c.ints<int>(doc, "version", 3);
+    m.version = {ver[0], ver[1], ver[2]};
+    (void)v;
+  }
+  auto const& learner = c.at(doc, "learner");
+  if (auto const* fn = c.find(learner, "feature_names")) {
+    for (auto const& s : *fn) {
+      if (!s.is_string()) c.error("learner.feature_names", "expected strings");
+      m.feature_names.push_back(s.get<std::string>());
+    }
+  }
+  if (auto const* ft = c.find(learner, "feature_types")) {
+    for (auto const& s : *ft) {
+      if (!s.is_string()) c.error("learner.feature_types", "expected strings");
+      m.feature_types.push_back(s.get<std::string>());
+    }
+  }
+  if (auto const* at = c.find(learner, "attributes")) {
+    m.attributes = nlohmann::json::parse(at->dump());
+  }
+  auto const& lmp = c.at(learner, "learner_model_param");
+  m.num_feature = static_cast<int>(c.int_param(lmp, "num_feature"));
+  m.num_class = static_cast<int>(c.int_param_or(lmp, "num_class", 0));
+  m.num_target = static_cast<int>(c.int_param_or(lmp, "num_target", 1));
+  if (m.num_feature < 0 || m.num_class < 0 || m.num_target < 1 || m.num_class > (1 << 20) || m.num_target > (1 << 20))
+    c.error("learner_model_param", "num_feature/num_class/num_target out of range");
+  if (m.num_class > 1 && m.num_target > 1) c.error("learner_model_param", "multi-target multi-class is not supported (upstream neither)");
+  m.boost_from_average = c.int_param_or(lmp, "boost_from_average", 1) != 0;
+  m.base_score = parse_base_score(c.str(lmp, "base_score"), c);
+  if (m.base_score.size() == 1 && m.num_outputs() > 1) m.base_score.assign(m.num_outputs(), m.base_score[0]);
+  if (static_cast<int>(m.base_score.size()) != m.num_outputs())
+    c.error("learner_model_param.base_score", "has " + std::to_string(m.base_score.size()) + " values for " +
+                                                  std::to_string(m.num_outputs()) + " outputs");
+
+  auto const& obj = c.at(learner, "objective");
+  m.objective = c.str(obj, "name");
+  m.objective_config = nlohmann::json::parse(obj.dump());
+  if (!is_known_objective(m.objective)) c.error("learner.objective.name", "unknown objective '" + m.objective + "'");
+
+  auto const& gb = c.at(learner, "gradient_booster");
+  std::string gb_name = c.str(gb, "name");
+  fjson const* model = nullptr;
+  if (gb_name == "gbtree") {
+    model = &c.at(gb, "model");
+    // 3.3 keeps DART weights beside "model"; 3.4 inside it.
+    if (c.find(gb, "weight_drop")) m.weight_drop = c.f32s(gb, "weight_drop");
+    if (c.find(*model, "weight_drop")) m.weight_drop = c.f32s(*model, "weight_drop");
+    m.booster = m.weight_drop.empty() ? "gbtree" : "dart";
+  } else if (gb_name == "dart") {
+    model = &c.at(c.at(gb, "gbtree"), "model");
+    m.weight_drop = c.f32s(gb, "weight_drop");
+    m.booster = "dart";
+  } else {
+    c.error("learner.gradient_booster.name", "unsupported booster '" + gb_name + "' (only gbtree and dart)");
+  }
+  auto const& gmp = c.at(*model, "gbtree_model_param");
+  long long num_trees = c.int_param(gmp, "num_trees");
+  m.num_parallel_tree = static_cast<int>(c.int_param_or(gmp, "num_parallel_tree", 1));
+  if (m.num_parallel_tree < 1) c.error("gbtree_model_param.num_parallel_tree", "must be >= 1");
+  auto const& trees = c.array(*model, "trees");
+  if (num_trees < 0 || static_cast<std::size_t>(num_trees) != trees.size())
+    c.error("gbtree_model_param.num_trees", std::to_string(num_trees) + " but 'trees' has " + std::to_string(trees.size()));
+  m.trees.reserve(trees.size());
+  for (std::size_t t = 0; t < trees.size(); ++t) {
+    Ctx tc{source, "tree " + std::to_string(t)};
+    m.trees.push_back(parse_tree(trees[t], tc));
+  }
+  m.tree_info = c.ints<int>(*model, "tree_info", trees.size());
+  if (c.find(*model, "iteration_indptr")) {
+    m.iteration_indptr = c.ints<int>(*model, "iteration_indptr");
+  } else {
+    // Pre-2.0 models: a round is num_parallel_tree trees per output group (one group for
+    // vector-leaf trees), as upstream's GBTreeModel::LoadModel rebuilds it.
+    bool vector_leaf = !m.trees.empty() && m.trees[0].size_leaf_vector > 1;
+    std::size_t per_round = static_cast<std::size_t>(m.num_parallel_tree) * (vector_leaf ? 1 : m.num_outputs());
+    if (trees.size() % per_round != 0)
+      c.error("gbtree_model_param.num_trees", std::to_string(trees.size()) + " trees is not a multiple of " +
+                                                  std::to_string(per_round) + " trees per round");
+    for (std::size_t i = 0; i <= trees.size(); i += per_round) m.iteration_indptr.push_back(static_cast<int>(i));
+  }
+  if (m.booster == "dart" && m.weight_drop.size() != m.trees.size())
+    c.error("weight_drop", "has " + std::to_string(m.weight_drop.size()) + " entries for " + std::to_string(m.trees.size()) + " trees");
+  validate_model(m, source);
+  return m;
+}
+
+Model read_model(std::string const& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error(path + ": cannot open model file");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return parse_model(ss.str(), path);
+}
+
+void validate_model(Model const& m, std::string const& source) {
+  int n_out = m.num_outputs();
+  for (std::size_t ti = 0; ti < m.trees.size(); ++ti) {
+    auto const& t = m.trees[ti];
+    std::string where = "tree " + std::to_string(ti);
+    auto err = [&](std::string const& field, std::string const& msg) { fail(source, where + ": field '" + field + "'", msg); };
+    std::size_t n = t.num_nodes();
+    if (n == 0) err("left_children", "empty tree");
+    for (auto const* v : {&t.right_children, &t.parents, &t.split_indices})
+      if (v->size() != n) err("right_children/parents/split_indices", "length differs from left_children");
+    if (t.split_conditions.size() != n || t.default_left.size() != n) err("split_conditions/default_left", "length differs");
+    if (!t.split_type.empty() && t.split_type.size() != n) err("split_type", "length differs");
+    bool vector_leaf = t.size_leaf_vector > 1;
+    if (vector_leaf && t.size_leaf_vector != n_out)
+      err("tree_param.size_leaf_vector", std::to_string(t.size_leaf_vector) + " != model outputs " + std::to_string(n_out));
+    // Categorical segments.
+    std::vector<int> cat_of(n, -1);
+    for (std::size_t k = 0; k < t.categories_nodes.size(); ++k) {
+      auto nid = t.categories_nodes[k];
+      if (nid < 0 || static_cast<std::size_t>(nid) >= n) err("categories_nodes", "node " + std::to_string(nid) + " out of range");
+      auto beg = t.categories_segments[k], sz = t.categories_sizes[k];
+      if (beg < 0 || sz < 0 || static_cast<std::size_t>(beg + sz) > t.categories.size())
+        err("categories_segments", "segment " + std::to_string(k) + " outside 'categories'");
+      for (auto j = beg; j < beg + sz; ++j)
+        if (t.categories[j] < 0 || t.categories[j] >= (1 << 24)) err("categories", "category " + std::to_string(t.categories[j]) + " outside [0, 2^24)");
+      cat_of[nid] = static_cast<int>(k);
+    }
+    // Walk from the root: every reachable node exactly once (no cycle, no shared child).
+    std::vector<std::uint8_t> seen(n, 0);
+    std::vector<std::int32_t> stack{0};
+    seen[0] = 1;
+    std::size_t n_leaves = 0;
+    while (!stack.empty()) {
+      auto i = stack.back();
+      stack.pop_back();
+      std::string node = " (node " + std::to_string(i) + ")";
+      if (t.left_children[i] == -1) {
+        ++n_leaves;
+        if (vector_leaf) {
+          auto li = t.right_children[i];
+          if (li < 0 || static_cast<std::size_t>(li + 1) * t.size_leaf_vector > t.leaf_weights.size())
+            err("leaf_weights", "leaf index " + std::to_string(li) + " out of range" + node);
+        } else if (std::isnan(t.split_conditions[i])) {
+          err("split_conditions", "NaN leaf value" + node);
+        }
+        continue;
+      }
+      for (auto ch : {t.left_children[i], t.right_children[i]}) {
+        if (ch <= 0 || static_cast<std::size_t>(ch) >= n) err("left_children/right_children", "child " + std::to_string(ch) + " out of range" + node);
+        if (seen[ch]) err("left_children/right_children", "node " + std::to_string(ch) + " reached twice (cycle or shared subtree)" + node);
+        seen[ch] = 1;
+        stack.push_back(ch);
+      }
+      if (t.split_indices[i] < 0 || (m.num_feature > 0 && t.split_indices[i] >= m.num_feature))
+        err("split_indices", "feature " + std::to_string(t.split_indices[i]) + " outside [0, " + std::to_string(m.num_feature) + ")" + node);
+      bool categorical = !t.split_type.empty() && t.split_type[i] == 1;
+      if (!t.split_type.empty() && t.split_type[i] > 1) err("split_type", "unknown split type" + node);
+      if (!categorical && std::isnan(t.split_conditions[i])) err("split_conditions", "NaN threshold on a numerical split" + node);
+    }
+    (void)n_leaves;
+    if (ti < m.tree_info.size()) {
+      int g = m.tree_info[ti];
+      if (g < 0 || (!vector_leaf && g >= n_out) || (vector_leaf && g != 0))
+        fail(source, where + ": field 'tree_info'", "group " + std::to_string(g) + " outside [0, " + std::to_string(n_out) + ")");
+    }
+  }
+  if (m.tree_info.size() != m.trees.size()) fail(source, "field 'tree_info'", "length differs from number of trees");
+  auto const& ip = m.iteration_indptr;
+  if (ip.empty() || ip.front() != 0 || static_cast<std::size_t>(ip.back()) != m.trees.size())
+    fail(source, "field 'iteration_indptr'", "must start at 0 and end at the number of trees");
+  for (std::size_t i = 1; i < ip.size(); ++i)
+    if (ip[i] < ip[i - 1]) fail(source, "field 'iteration_indptr'", "not non-decreasing at " + std::to_string(i));
+  if (!m.weight_drop.empty() && m.weight_drop.size() != m.trees.size())
+    fail(source, "field 'weight_drop'", "length differs from number of trees");
+  if (static_cast<int>(m.base_score.size()) != n_out) fail(source, "field 'base_score'", "length differs from outputs");
+}
+
+}  // namespace kboost

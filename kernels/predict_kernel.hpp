@@ -1,0 +1,152 @@
+#pragma once
+/// \file predict_kernel.hpp
+/// One kernel that predicts a block of rows with the whole ensemble: traversal, the sum over trees
+/// and the output transform all happen on the device; only rows × outputs leave it.
+///
+/// Work mapping (TeamPolicy): a team owns a block of R rows (staged in scratch when small enough)
+/// and walks the trees in chunks of C: the team's threads compute the leaf of every (tree, row) pair
+/// of the chunk into scratch, then one thread per row adds the chunk's leaf values to the row's
+/// accumulators IN TREE ORDER. So a batch of one row still spreads the trees over the team, and the
+/// float32 sum order is fixed: base margin, then tree 0, 1, 2, ... exactly like upstream's CPU
+/// predictor (src/predictor/cpu_predictor.cc PredValueByOneTree: out(row, group) += leaf, per tree in
+/// turn; DART, src/gbm/gbtree.cc Dart::PredictBatchImpl: out += (0 + leaf) * weight_drop[tree]).
+/// The result is independent of R, C, team size and backend.
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+
+#include "core/compat.hpp"
+#include "kernels/predict_layout.hpp"
+#include "kernels/predict_transform.hpp"
+
+namespace kboost {
+
+/// What to compute and how to block it.
+struct PredictKernelParams {
+  int tree_begin = 0, tree_end = 0;  ///< trees [tree_begin, tree_end) in pool order
+  int n_outputs = 1;                 ///< margin columns (classes / targets)
+  bool pred_leaf = false;            ///< write leaf node ids (rows × trees) instead of predictions
+  bool output_margin = false;        ///< skip the transform
+  OutputTransform transform = OutputTransform::kIdentity;
+  float missing = std::numeric_limits<float>::quiet_NaN();  ///< NaN is always missing too
+  int rows_per_team = 64;            ///< R
+  int trees_per_chunk = 64;          ///< C
+  int team_size = 1;
+};
+
+/// Blocking defaults per backend: host spaces follow upstream's 64-row blocks with one thread per
+/// block (more threads per block only when there are fewer blocks than threads); GPUs use 32-row
+/// blocks and 128 threads spread over (tree, row) pairs.
+template <class ExecutionSpace>
+void default_blocking(ExecutionSpace const& space, std::size_t n_rows, int n_trees, PredictKernelParams& p) {
+  constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecutionSpace::memory_space>::accessible;
+  int const conc = compat::concurrency(space);
+  if (host) {
+    p.rows_per_team = 64;
+    std::size_t blocks = (n_rows + 63) / 64;
+    p.team_size = blocks >= static_cast<std::size_t>(conc) ? 1 : std::max(1, conc / static_cast<int>(std::max<std::size_t>(blocks, 1)));
+    int rows = static_cast<int>(std::min<std::size_t>(n_rows, 64));
+    p.trees_per_chunk = p.team_size > 1 ? std::max(64, std::min(1024, 8192 / std::max(rows, 1))) : 64;
+  } else {
+    p.rows_per_team = 32;
+    p.team_size = 128;
+    p.trees_per_chunk = 128;
+  }
+  if (p.trees_per_chunk > n_trees) p.trees_per_chunk = std::max(n_trees, 1);
+}
+
+/// Predict rows of X (rows × features, features ≥ the model's) into `out`:
+///  - values: rows × n_outputs margins (output_margin) or transformed outputs (rows × 1 for argmax);
+///  - pred_leaf: rows × (tree_end - tree_begin) original node ids as float.
+/// `base_margin`: rows × n_outputs initial margins, or extent 0 to start from `base_score` (margin
+/// space, n_outputs). Label "kboost::predict::forest".
+template <class ExecutionSpace, class MemorySpace>
+void predict_forest(ExecutionSpace const& space, DeviceForest<MemorySpace> const& f,
+                    Kokkos::View<const float**, Kokkos::LayoutRight, MemorySpace> X,
+                    Kokkos::View<const float*, MemorySpace> base_score,
+                    Kokkos::View<const float**, Kokkos::LayoutRight, MemorySpace> base_margin,
+                    PredictKernelParams const& p, Kokkos::View<float**, Kokkos::LayoutRight, MemorySpace> out) {
+  compat::ScopedRegion region("kboost::predict::forest");
+  using policy_t = Kokkos::TeamPolicy<ExecutionSpace>;
+  using member_t = typename policy_t::member_type;
+  using scratch_t = typename ExecutionSpace::scratch_memory_space;
+  int const n_rows = static_cast<int>(X.extent(0));
+  int const n_feat = static_cast<int>(X.extent(1));
+  if (n_rows == 0) return;
+  int const R = p.rows_per_team, C = p.trees_per_chunk, K = p.n_outputs;
+  int const tb = p.tree_begin, te = p.tree_end;
+  bool const stage = static_cast<long>(R) * n_feat <= 4096;
+  int const xs_len = stage ? R * n_feat : 0;
+  std::size_t const bytes = Kokkos::View<std::int32_t*, scratch_t>::shmem_size(R * C) +
+                            Kokkos::View<float*, scratch_t>::shmem_size(R * K) +
+                            Kokkos::View<float*, scratch_t>::shmem_size(xs_len);
+  int const league = (n_rows + R - 1) / R;
+  policy_t policy(space, league, p.team_size);
+  int const level = bytes <= 32768 ? 0 : 1;
+  policy.set_scratch_size(level, Kokkos::PerTeam(bytes));
+  bool const has_bm = base_margin.extent(0) > 0;
+  bool const dart = f.tree_weight.extent(0) > 0;
+  bool const vector_leaf = f.vector_leaf;
+  PredictKernelParams const prm = p;
+
+  Kokkos::parallel_for(
+      "kboost::predict::forest", policy, KOKKOS_LAMBDA(member_t const& m) {
+        int const row0 = m.league_rank() * R;
+        int const nr = (n_rows - row0) < R ? (n_rows - row0) : R;
+        Kokkos::View<std::int32_t*, scratch_t, Kokkos::MemoryUnmanaged> leaf(m.team_scratch(level), R * C);
+        Kokkos::View<float*, scratch_t, Kokkos::MemoryUnmanaged> acc(m.team_scratch(level), R * K);
+        Kokkos::View<float*, scratch_t, Kokkos::MemoryUnmanaged> xs(m.team_scratch(level), xs_len);
+        if (stage) {
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(m, nr * n_feat),
+                               [&](int k) { xs(k) = X(row0 + k / n_feat, k % n_feat); });
+        }
+        if (!prm.pred_leaf) {
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(m, nr * K), [&](int k) {
+            acc(k) = has_bm ? base_margin(row0 + k / K, k % K) : base_score(k % K);
+          });
+        }
+        m.team_barrier();
+        for (int c0 = tb; c0 < te; c0 += C) {
+          int const nc = (te - c0) < C ? (te - c0) : C;
+          // Leaves of (tree, row) pairs; rows fastest so neighbouring threads share a tree.
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(m, nc * nr), [&](int k) {
+            int const t = k / nr, r = k % nr;
+            float const* x = stage ? &xs(r * n_feat) : &X(row0 + r, 0);
+            std::int32_t const l = traverse_tree(f, c0 + t, x, prm.missing);
+            if (prm.pred_leaf) out(row0 + r, c0 - tb + t) = static_cast<float>(f.node_ids(l));
+            else leaf(r * C + t) = l;
+          });
+          m.team_barrier();
+          if (!prm.pred_leaf) {
+            // Fixed order: each row adds its leaves tree by tree.
+            Kokkos::parallel_for(Kokkos::TeamThreadRange(m, nr), [&](int r) {
+              float* a = &acc(r * K);
+              for (int t = 0; t < nc; ++t) {
+                std::int32_t const l = leaf(r * C + t);
+                if (vector_leaf) {
+                  std::int32_t const off = f.nodes(l).child;
+                  for (int j = 0; j < K; ++j) a[j] += f.leaf_values(off + j);
+                } else {
+                  float v = f.nodes(l).value;
+                  if (dart) v = (0.0f + v) * f.tree_weight(c0 + t);
+                  a[f.tree_group(c0 + t)] += v;
+                }
+              }
+            });
+            m.team_barrier();
+          }
+        }
+        if (!prm.pred_leaf) {
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(m, nr), [&](int r) {
+            float* a = &acc(r * K);
+            auto in = [&](int j) -> float& { return a[j]; };
+            auto o = [&](int j) -> float& { return out(row0 + r, j); };
+            apply_transform(prm.output_margin ? OutputTransform::kIdentity : prm.transform, K, in, o);
+          });
+        }
+      });
+}
+
+}  // namespace kboost
