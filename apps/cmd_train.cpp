@@ -1,9 +1,117 @@
-// placeholder, replaced by the train implementation
-#include "apps/commands.hpp"
+/// `kboost train --data F [read options] --objective O --num-round N [--<xgboost param> value ...]
+///  [--eval name=F ...] [--config file] --model-out M`
+/// Trains on the default execution space and saves an XGBoost-loadable model (JSON, or UBJSON for
+/// *.ubj). Parameters: XGBoost names (`--max_depth 6` or `--max-depth 6`); a config file holds
+/// `key = value` lines as upstream's CLI; the command line overrides it. Unknown or out-of-range
+/// parameters are errors naming the parameter (core/params.hpp).
 #include <iostream>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "apps/commands.hpp"
+#include "apps/read_options.hpp"
+#include "core/booster.hpp"
+#include "core/params.hpp"
+#include "io/dataset_reader.hpp"
+
 namespace kboost::cli {
-Runner add_train(CLI::App& app) {
-  app.add_subcommand("train", "train (not yet implemented)");
-  return [] { std::cerr << "kboost train: not implemented yet\n"; return 2; };
+namespace {
+
+struct TrainArgs {
+  std::string data, config, model_out, objective;
+  int num_round = -1;
+  std::vector<std::string> evals;
+  ReadOptions read;
+  bool quiet = false;
+};
+
+/// `--key value` / `--key=value` pairs left over by CLI11 -> map (dashes in keys become '_').
+std::map<std::string, std::string> extra_params(std::vector<std::string> const& rest) {
+  std::map<std::string, std::string> out;
+  for (std::size_t i = 0; i < rest.size(); ++i) {
+    std::string a = rest[i];
+    if (a.rfind("--", 0) != 0) throw std::runtime_error("train: unexpected argument '" + a + "'");
+    a = a.substr(2);
+    std::string value;
+    auto eq = a.find('=');
+    if (eq != std::string::npos) {
+      value = a.substr(eq + 1);
+      a = a.substr(0, eq);
+    } else {
+      if (i + 1 >= rest.size()) throw std::runtime_error("train: parameter --" + a + " needs a value");
+      value = rest[++i];
+    }
+    for (char& c : a)
+      if (c == '-') c = '_';
+    out[a] = value;
+  }
+  return out;
 }
+
+int run(TrainArgs const& a, std::vector<std::string> const& rest) {
+  std::map<std::string, std::string> kv;
+  if (!a.config.empty()) kv = read_config_file(a.config);
+  for (auto const& [k, v] : extra_params(rest)) kv[k] = v;
+  if (!a.objective.empty()) kv["objective"] = a.objective;
+  if (a.num_round >= 0) kv["num_round"] = std::to_string(a.num_round);
+  // The config-file keys of upstream's CLI that name files, not parameters.
+  std::string data = a.data, model_out = a.model_out;
+  std::vector<std::string> evals = a.evals;
+  for (char const* k : {"data", "model_out", "task", "eval_train", "save_period", "model_dir", "name_pred", "test_path"}) {
+    auto it = kv.find(k);
+    if (it == kv.end()) continue;
+    if (std::string(k) == "data" && data.empty()) data = it->second;
+    if (std::string(k) == "model_out" && model_out.empty()) model_out = it->second;
+    if (std::string(k) == "task" && it->second != "train")
+      throw std::runtime_error("train: config parameter task = " + it->second + " (only 'train' here)");
+    kv.erase(it);
+  }
+  for (auto it = kv.begin(); it != kv.end();) {
+    if (it->first.rfind("eval[", 0) == 0 && it->first.back() == ']') {  // upstream CLI: eval[name] = file
+      evals.push_back(it->first.substr(5, it->first.size() - 6) + "=" + it->second);
+      it = kv.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  if (data.empty()) throw std::runtime_error("train: --data is required");
+  if (model_out.empty()) throw std::runtime_error("train: --model-out is required");
+  TrainParams const p = parse_params(kv);
+
+  HostDMatrix dtrain = read_dataset(data, a.read);
+  std::vector<std::pair<std::string, HostDMatrix>> eval_sets;
+  for (auto const& e : evals) {
+    auto eq = e.find('=');
+    if (eq == std::string::npos || eq == 0) throw std::runtime_error("train: --eval expects name=file, got '" + e + "'");
+    ReadOptions ro = a.read;
+    ro.num_features = dtrain.n_features;
+    eval_sets.emplace_back(e.substr(0, eq), read_dataset(e.substr(eq + 1), ro));
+  }
+  Booster booster;
+  booster.train(p, dtrain, eval_sets, a.quiet ? nullptr : &std::cout);
+  booster.save(model_out);
+  if (!a.quiet) std::cout << "saved " << booster.model().trees.size() << " trees to " << model_out << "\n";
+  return 0;
+}
+
+}  // namespace
+
+Runner add_train(CLI::App& app) {
+  auto args = std::make_shared<TrainArgs>();
+  CLI::App* sub = app.add_subcommand("train", "train a gradient-boosted tree model (XGBoost hist, GPU semantics)");
+  sub->allow_extras();
+  sub->add_option("--data", args->data, "training data file");
+  sub->add_option("--objective", args->objective, "objective, e.g. binary:logistic, reg:squarederror");
+  sub->add_option("--num-round,--num_round", args->num_round, "boosting rounds");
+  sub->add_option("--eval", args->evals, "name=file, scored after every round (repeatable)");
+  sub->add_option("--config", args->config, "XGBoost CLI style config file (key = value lines)");
+  sub->add_option("--model-out,--model_out", args->model_out, "output model (.json, or .ubj for UBJSON)");
+  sub->add_flag("--quiet", args->quiet, "no per-round evaluation lines or phase times");
+  add_read_options(sub, args->read);
+  return [args, sub] { return run(*args, sub->remaining()); };
+}
+
 }  // namespace kboost::cli

@@ -30,6 +30,7 @@ namespace kboost {
 /// Wall time per training phase, seconds (each phase fences before it stops its clock).
 struct PhaseTimes {
   double cuts = 0, binning = 0, gradients = 0, histograms = 0, splits = 0, partition = 0, leaves = 0, eval = 0;
+  double tune = 0;  ///< histogram kernel tuning (kernels/hist_tuner.hpp), first fit of a shape only
   /// One line per phase plus the total, for the end of a training log.
   std::string summary() const;
 };
@@ -82,6 +83,9 @@ class TreeGrower {
                  GradientQuantiser const& q, std::vector<int> const& tree_features, std::uint64_t tree_key,
                  Kokkos::View<float**, Kokkos::LayoutRight, Mem> margin, int group, PhaseTimes& times);
 
+  /// Exact (grad, hess) sum of gq (public: CUDA extended lambdas may not live in private members).
+  static GradientPairInt64 to_host_sum(ExecutionSpace const& space, Kokkos::View<const GradientPairInt64*, Mem> gq);
+
  private:
   struct Node {
     std::int32_t begin = 0, end = 0, depth = 0, slot = -1;
@@ -103,7 +107,6 @@ class TreeGrower {
   void evaluate(ExecutionSpace const& space, GradientQuantiser const& q, std::vector<int> const& ids,
                 std::vector<int> const& tree_features, std::uint64_t tree_key);
   void add_node(TreeModel& t, int parent, float base_weight, double hess);
-  static GradientPairInt64 to_host_sum(ExecutionSpace const& space, Kokkos::View<const GradientPairInt64*, Mem> gq);
 
   GrowParams p_;
   bins_view bins_;

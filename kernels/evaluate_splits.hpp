@@ -6,6 +6,7 @@
 /// Gains use IEEE division (no __fdividef) so every backend gives the same bits.
 #include <Kokkos_Core.hpp>
 
+#include <cfloat>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -31,7 +32,7 @@ constexpr float kRtEps = 1e-6f;
 /// (`ptrs[f] - 1` when no non-missing value goes left); rows with bin <= split_bin go left, missing
 /// rows follow default_left. `fvalue` is the XGBoost split condition (left iff x < fvalue).
 struct SplitCandidate {
-  float loss_chg = -std::numeric_limits<float>::max();
+  float loss_chg = -FLT_MAX;  ///< split gain − parent gain; −FLT_MAX = no split
   std::int32_t feature = -1;
   std::int32_t split_bin = -1;
   float fvalue = 0.0f;
@@ -98,14 +99,14 @@ KOKKOS_INLINE_FUNCTION double node_gain(SplitParams const& p, double G, double H
   return ret;
 }
 
-/// Gain of a split into (left, right), -inf when a side's hessian is below min_child_weight
-/// (upstream SplitEvaluator::CalcSplitGain with IsValidSplit).
+/// Gain of a split into (left, right), −FLT_MAX when a side's hessian is below min_child_weight
+/// (upstream SplitEvaluator::CalcSplitGain with IsValidSplit; −inf there, −FLT_MAX here: same order).
 KOKKOS_INLINE_FUNCTION float split_gain(SplitParams const& p, GradientQuantiser const& q,
                                         GradientPairInt64 const& l, GradientPairInt64 const& r) {
   double const gl = detail::to_double_grad(q, l.grad), hl = detail::to_double_hess(q, l.hess);
   double const gr = detail::to_double_grad(q, r.grad), hr = detail::to_double_hess(q, r.hess);
   if (hl < static_cast<double>(p.min_child_weight) || hr < static_cast<double>(p.min_child_weight)) {
-    return -std::numeric_limits<float>::infinity();
+    return -FLT_MAX;  // never beats the initial candidate
   }
   return child_gain(p, gl, hl) + child_gain(p, gr, hr);
 }

@@ -23,6 +23,11 @@ struct HistNode {
   std::int32_t slot = 0, begin = 0, end = 0;
 };
 
+/// One team's work in the tile kernel: rows ridx[begin, end) of a node, one feature group.
+struct HistTile {
+  std::int32_t slot, begin, end, group;
+};
+
 /// hist(sibling) = hist(parent) − hist(built).
 struct HistSubtraction {
   std::int32_t parent = 0, built = 0, sibling = 0;
@@ -100,7 +105,7 @@ class HistogramBuilder {
         });
   }
 
- private:
+  // The kernels below are public only because CUDA extended lambdas may not live in private members.
   template <class T>
   static Kokkos::View<T*, Mem> upload(Kokkos::View<T*, Mem>& buf, std::vector<T> const& v) {
     if (buf.extent(0) < v.size()) buf = Kokkos::View<T*, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::hist::desc"), 2 * v.size());
@@ -154,18 +159,14 @@ class HistogramBuilder {
         });
   }
 
-  struct Tile {
-    std::int32_t slot, begin, end, group;
-  };
-
   void build_tile(ExecutionSpace const& space, bins_view bins, Kokkos::View<const std::int32_t*, Mem> ridx,
                   Kokkos::View<const GradientPairInt64*, Mem> gpair, std::vector<HistNode> const& nodes,
                   hist_view hist) {
-    std::vector<Tile> tiles;
+    std::vector<HistTile> tiles;
     for (auto const& n : nodes)
       for (std::int32_t b = n.begin; b < n.end; b += tile_rows_)
         for (int g = 0; g < n_groups_; ++g)
-          tiles.push_back(Tile{n.slot, b, b + tile_rows_ < n.end ? b + tile_rows_ : n.end, g});
+          tiles.push_back(HistTile{n.slot, b, b + tile_rows_ < n.end ? b + tile_rows_ : n.end, g});
     if (tiles.empty()) return;
     auto d = upload(tiles_, tiles);
     auto gfeat = group_feature_;
@@ -179,7 +180,7 @@ class HistogramBuilder {
         "kboost::hist::build_tile",
         policy(space, static_cast<int>(tiles.size()), Kokkos::AUTO).set_scratch_size(0, Kokkos::PerTeam(bytes)),
         KOKKOS_LAMBDA(typename policy::member_type const& m) {
-          Tile const t = d(m.league_rank());
+          HistTile const t = d(m.league_rank());
           std::int32_t const f0 = gfeat(t.group), f1 = gfeat(t.group + 1);
           std::uint32_t const b0 = gbin(t.group), nb = gbin(t.group + 1) - b0;
           scratch local(m.team_scratch(0), cap);
@@ -206,6 +207,7 @@ class HistogramBuilder {
         });
   }
 
+ private:
   std::int64_t min_shared_;
   std::int32_t tile_rows_;
   bool tile_ok_ = true;
@@ -213,7 +215,7 @@ class HistogramBuilder {
   Kokkos::View<std::int32_t*, Mem> group_feature_;   ///< n_groups + 1 feature offsets
   Kokkos::View<std::uint32_t*, Mem> group_bin_;      ///< n_groups + 1 global bin offsets
   Kokkos::View<HistNode*, Mem> zero_, global_;
-  Kokkos::View<Tile*, Mem> tiles_;
+  Kokkos::View<HistTile*, Mem> tiles_;
   Kokkos::View<HistSubtraction*, Mem> subs_;
 };
 

@@ -1,0 +1,189 @@
+#!/usr/bin/env python3
+"""kboost training fidelity against upstream XGBoost (the venv's xgboost 3.2.0), written to docs/fidelity.md.
+
+For each dataset (agaricus, LightGBM binary and multiclass examples, california_housing with its 207
+missing total_bedrooms, adult with '?' missing), with max_depth=6, eta=0.3, max_bin=256, 20 rounds:
+  1. kboost trains through its CLI (`kboost train`) and predicts (`kboost predict`);
+  2. upstream loads kboost's model file and predicts the held-out rows: max |difference| to kboost's
+     own predictions (the model is read the same by both);
+  3. upstream trains with tree_method=hist on the same numbers; held-out metric of both, relative gap;
+  4. the fraction of (held-out row, tree) pairs whose reached leaf values agree (1e-6 relative).
+String columns are given to both sides as the same numeric codes (sorted categories, pandas codes),
+through one HDF5 file per split, so both read identical float32 values.
+
+Usage: .venv/bin/python scripts/fidelity.py [--kboost build-trainB/kboost] [--out docs/fidelity.md]
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+import h5py
+import numpy as np
+import pandas as pd
+import xgboost as xgb
+from sklearn.datasets import load_svmlight_file
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SHARED = os.environ.get("KBOOST_SHARED", os.path.join(ROOT, "..", "shared"))
+PARAMS = {"max_depth": 6, "eta": 0.3, "max_bin": 256}
+ROUNDS = 20
+
+
+def codes(df):
+    """String columns -> float codes in sorted order of the distinct strings (NaN stays missing)."""
+    out = pd.DataFrame(index=df.index)
+    for c in df.columns:
+        if df[c].dtype == object:
+            cat = pd.Categorical(df[c])
+            v = cat.codes.astype(np.float32)
+            v[cat.codes < 0] = np.nan
+            out[c] = v
+        else:
+            out[c] = df[c].astype(np.float32)
+    return out
+
+
+def split(X, y, frac=0.8):
+    n = int(len(y) * frac)
+    return X[:n], y[:n], X[n:], y[n:]
+
+
+def load(name):
+    d = os.path.join(SHARED, "data")
+    if name == "agaricus":
+        Xtr, ytr = load_svmlight_file(os.path.join(d, "agaricus/agaricus.txt.train"), n_features=127)
+        Xte, yte = load_svmlight_file(os.path.join(d, "agaricus/agaricus.txt.test"), n_features=127)
+        dense = lambda X: np.where(X.toarray() == 0, np.nan, X.toarray()).astype(np.float32)  # absent = missing
+        return dense(Xtr), ytr, dense(Xte), yte, "binary:logistic", {}
+    if name in ("lightgbm_binary", "lightgbm_multiclass"):
+        stem = name.split("_")[1]
+        tr = pd.read_csv(os.path.join(d, name, f"{stem}.train"), sep="\t", header=None)
+        te = pd.read_csv(os.path.join(d, name, f"{stem}.test"), sep="\t", header=None)
+        f = lambda t: (t.iloc[:, 1:].to_numpy(np.float32), t.iloc[:, 0].to_numpy(np.float32))
+        Xtr, ytr = f(tr)
+        Xte, yte = f(te)
+        if stem == "binary":
+            return Xtr, ytr, Xte, yte, "binary:logistic", {}
+        return Xtr, ytr, Xte, yte, "multi:softprob", {"num_class": int(ytr.max()) + 1}
+    if name == "california_housing":
+        df = pd.read_csv(os.path.join(d, "california_housing/housing.csv"))
+        y = df.pop("median_house_value").to_numpy(np.float32)
+        X = codes(df).to_numpy(np.float32)
+        return (*split(X, y), "reg:squarederror", {})
+    if name == "adult":
+        df = pd.read_csv(os.path.join(d, "adult/adult.data"), header=None, skipinitialspace=True, na_values="?")
+        y = (df.pop(14).astype(str).str.strip() == ">50K").to_numpy(np.float32)
+        X = codes(df).to_numpy(np.float32)
+        return (*split(X, y), "binary:logistic", {})
+    raise ValueError(name)
+
+
+def metric(objective, y, p):
+    if objective == "binary:logistic":
+        p = np.clip(p.astype(np.float64), 1e-15, 1 - 1e-15)
+        return "logloss", float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)))
+    if objective == "multi:softprob":
+        p = np.clip(p.astype(np.float64), 1e-15, 1)
+        return "mlogloss", float(-np.mean(np.log(p[np.arange(len(y)), y.astype(int)])))
+    return "rmse", float(np.sqrt(np.mean((y.astype(np.float64) - p.astype(np.float64)) ** 2)))
+
+
+def write_h5(path, X, y):
+    with h5py.File(path, "w") as f:
+        f["X"] = X.astype(np.float32)
+        f["y"] = y.astype(np.float32)
+
+
+def reached_leaf_values(bst, d):
+    """rows × trees leaf values reached (via pred_leaf and the model's leaf values)."""
+    leaf = bst.predict(d, pred_leaf=True).astype(np.int64)
+    if leaf.ndim == 1:
+        leaf = leaf[:, None]
+    trees = json.loads(bst.save_raw("json"))["learner"]["gradient_booster"]["model"]["trees"]
+    out = np.empty(leaf.shape, np.float64)
+    for t in range(leaf.shape[1]):
+        out[:, t] = np.asarray(trees[t]["split_conditions"], np.float32)[leaf[:, t]]
+    return out
+
+
+def run_one(name, kboost, tmp, threads):
+    Xtr, ytr, Xte, yte, objective, extra = load(name)
+    tr, te = os.path.join(tmp, f"{name}.train.h5"), os.path.join(tmp, f"{name}.test.h5")
+    write_h5(tr, Xtr, ytr)
+    write_h5(te, Xte, yte)
+    model = os.path.join(tmp, f"{name}.json")
+    pred = os.path.join(tmp, f"{name}.pred.csv")
+    cmd = [kboost, "--nthread", str(threads), "train", "--data", tr, "--objective", objective, "--num-round",
+           str(ROUNDS), "--model-out", model, "--quiet"]
+    for k, v in {**PARAMS, **extra}.items():
+        cmd += [f"--{k}", str(v)]
+    subprocess.run(cmd, check=True)
+    subprocess.run([kboost, "--nthread", str(threads), "predict", "--model", model, "--data", te, "--out", pred],
+                   check=True)
+    p_kb = pd.read_csv(pred, header=None).to_numpy(np.float32)
+    p_kb = p_kb[:, 0] if p_kb.shape[1] == 1 else p_kb
+
+    dte = xgb.DMatrix(Xte, label=yte, missing=np.nan)
+    up_on_kb = xgb.Booster(model_file=model)
+    p_up_kb = up_on_kb.predict(dte)
+    max_diff = float(np.max(np.abs(p_up_kb.astype(np.float64) - p_kb.reshape(p_up_kb.shape))))
+
+    dtr = xgb.DMatrix(Xtr, label=ytr, missing=np.nan)
+    up = xgb.train({"objective": objective, "tree_method": "hist", "nthread": threads, **PARAMS, **extra}, dtr,
+                   ROUNDS)
+    p_up = up.predict(dte)
+    mname, m_kb = metric(objective, yte, p_kb.reshape(p_up.shape))
+    _, m_up = metric(objective, yte, p_up)
+    lv_kb = reached_leaf_values(up_on_kb, dte)
+    lv_up = reached_leaf_values(up, dte)
+    agree = float(np.mean(np.abs(lv_kb - lv_up) <= 1e-6 * np.abs(lv_up)))
+    return dict(name=name, objective=objective, rows=f"{len(ytr)}/{len(yte)}", features=Xtr.shape[1],
+                missing=int(np.isnan(Xtr).sum() + np.isnan(Xte).sum()), max_diff=max_diff, metric=mname,
+                kboost=m_kb, upstream=m_up, gap=100.0 * (m_kb - m_up) / m_up, leaf_agree=agree)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--kboost", default=os.path.join(ROOT, "build-trainB", "kboost"))
+    ap.add_argument("--out", default=os.path.join(ROOT, "docs", "fidelity.md"))
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--datasets", default="agaricus,lightgbm_binary,lightgbm_multiclass,california_housing,adult")
+    a = ap.parse_args()
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in a.datasets.split(","):
+            r = run_one(name, a.kboost, tmp, a.threads)
+            print(r, file=sys.stderr)
+            rows.append(r)
+    lines = [
+        "# Training fidelity against upstream XGBoost",
+        "",
+        f"Produced by `scripts/fidelity.py` with xgboost {xgb.__version__} (tree_method=hist, CPU) and kboost's CLI;",
+        f"max_depth={PARAMS['max_depth']}, eta={PARAMS['eta']}, max_bin={PARAMS['max_bin']}, {ROUNDS} rounds. "
+        "String columns are the same numeric codes on both sides (both read one HDF5 file per split).",
+        "",
+        "- *upstream on kboost's model*: max |upstream's prediction from kboost's model file − kboost's own prediction| on the held-out rows.",
+        "- *metric*: held-out metric of kboost's model and of upstream's own hist model; gap = (kboost − upstream)/upstream.",
+        "- *leaf agreement*: fraction of (held-out row, tree) pairs where both models reach leaf values equal to 1e-6 relative.",
+        "  kboost follows upstream's GPU algorithm (integer histograms, GPU split enumeration and cuts rules); upstream CPU",
+        "  hist differs from its own GPU path in these points, so trees may diverge after a near-tie.",
+        "",
+        "| dataset | objective | rows train/test | features | missing cells | upstream on kboost's model: max abs diff | metric | kboost | upstream hist | gap | leaf agreement |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        lines.append(f"| {r['name']} | {r['objective']} | {r['rows']} | {r['features']} | {r['missing']} | {r['max_diff']:.3g} | "
+                     f"{r['metric']} | {r['kboost']:.6g} | {r['upstream']:.6g} | {r['gap']:+.3f} % | {100 * r['leaf_agree']:.2f} % |")
+    lines.append("")
+    ok = all(abs(r["gap"]) <= 0.5 for r in rows)
+    lines.append(f"All held-out metrics within 0.5 % of upstream: **{'yes' if ok else 'no'}**.")
+    with open(a.out, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()
