@@ -13,7 +13,8 @@ std::string PhaseTimes::summary() const {
   };
   Row const rows[] = {{"cuts", cuts},           {"binning", binning}, {"gradients", gradients},
                       {"histograms", histograms}, {"splits", splits},   {"partition", partition},
-                      {"leaves", leaves},         {"eval", eval}};
+                      {"leaves", leaves},         {"eval", eval},
+                      {"tune", tune}};
   double total = 0;
   for (auto const& r : rows) total += r.s;
   std::string out = "phase times (s):\n";
