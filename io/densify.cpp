@@ -1,5 +1,6 @@
 /// Instantiations of kboost::densify (core/dmatrix.hpp) for the memory spaces of the enabled
 /// backends, so callers need only core/dmatrix.hpp.
+#include "core/compat.hpp"
 #include "io/densify.hpp"
 
 namespace kboost {
@@ -9,6 +10,6 @@ template DMatrix<Kokkos::CudaSpace>::dense_type densify(DMatrix<Kokkos::CudaSpac
 template DMatrix<Kokkos::CudaUVMSpace>::dense_type densify(DMatrix<Kokkos::CudaUVMSpace> const&);
 #endif
 #ifdef KOKKOS_ENABLE_HIP
-template DMatrix<Kokkos::Experimental::HIPSpace>::dense_type densify(DMatrix<Kokkos::Experimental::HIPSpace> const&);
+template DMatrix<compat::HIPSpace>::dense_type densify(DMatrix<compat::HIPSpace> const&);
 #endif
 }  // namespace kboost
