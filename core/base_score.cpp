@@ -81,7 +81,8 @@ double newton_from_zero(ObjectiveParams const& p, ObjectiveKind k, std::vector<f
     G += g;
     H += h;
   }
-  return -G / H;
+  // tree::FitStump -> CalcUnregularizedWeight: -G / max(H, kRtEps)
+  return -G / std::max(H, static_cast<double>(1e-6f));
 }
 
 /// common::Quantile / WeightedQuantile at alpha (upstream src/common/stats.h).

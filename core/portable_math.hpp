@@ -198,7 +198,7 @@ KOKKOS_INLINE_FUNCTION float logf(float x) {
 /// Upstream common::Sigmoid(float) (src/common/math.h, v3.x): 1 / (expf(min(-x, 88.7)) + 1 + 1e-16f).
 KOKKOS_INLINE_FUNCTION float sigmoid(float x) {
   float constexpr kEps = 1e-16f;
-  float const nx = -x < 88.7f ? -x : 88.7f;
+  float const nx = 88.7f < -x ? 88.7f : -x;  // std::min(-x, 88.7f): NaN stays NaN
   float const denom = pmath::expf(nx) + 1.0f + kEps;
   return 1.0f / denom;
 }

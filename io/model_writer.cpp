@@ -1,6 +1,7 @@
 /// \file model_writer.cpp
 #include "io/model_writer.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -38,10 +39,11 @@ float_json to_float_json(nlohmann::json const& j) {
 
 float_json tree_to_json(TreeModel const& t, int id, int num_feature) {
   std::size_t const n = t.num_nodes();
-  auto check = [&](std::size_t len, char const* field) {
-    if (len != n)
+  auto check = [&](std::size_t len, char const* field, std::size_t per_node = 1) {
+    if (len != n * per_node)
       throw std::runtime_error("save_model: tree " + std::to_string(id) + ": " + field + " has " + std::to_string(len) +
-                               " entries for " + std::to_string(n) + " nodes");
+                               " entries for " + std::to_string(n) + " nodes" +
+                               (per_node > 1 ? " x " + std::to_string(per_node) : ""));
   };
   check(t.right_children.size(), "right_children");
   check(t.parents.size(), "parents");
@@ -50,7 +52,8 @@ float_json tree_to_json(TreeModel const& t, int id, int num_feature) {
   check(t.default_left.size(), "default_left");
   check(t.loss_changes.size(), "loss_changes");
   check(t.sum_hessian.size(), "sum_hessian");
-  check(t.base_weights.size(), "base_weights");
+  // vector-leaf trees (size_leaf_vector k > 1) keep k base weights per node
+  check(t.base_weights.size(), "base_weights", static_cast<std::size_t>(std::max(t.size_leaf_vector, 1)));
   if (!t.split_type.empty()) check(t.split_type.size(), "split_type");
   float_json j = float_json::object();
   j["base_weights"] = float_array(t.base_weights);

@@ -205,6 +205,13 @@ class WQSketch {
 
 constexpr int kFactor = 8;  // WQSketch::kFactor in 3.2
 
+/// The last cut, above every value: cpt + (|cpt| + 1e-5) evaluated in double (3.2 uses a double
+/// literal here; float arithmetic differs by an ulp, checked against the venv's cuts), then float.
+float sentinel_above(float cpt) {
+  double const c = static_cast<double>(cpt);
+  return static_cast<float>(c + (std::fabs(c) + 1e-5));
+}
+
 }  // namespace
 
 FeatureCuts sketch_feature(std::vector<float> const& values, std::vector<float> const& weights, int max_bin) {
@@ -239,12 +246,10 @@ FeatureCuts sketch_feature(std::vector<float> const& values, std::vector<float> 
       float const cpt = a[i].value;
       if (i == 1 || cpt > out.values.back()) out.values.push_back(cpt);
     }
-    float const cpt = a.back().value;
-    out.values.push_back(cpt + (std::fabs(cpt) + 1e-5f));
+    out.values.push_back(sentinel_above(a.back().value));
   } else {
     out.min_val = 1e-5f;  // empty column, as upstream
-    float const cpt = out.min_val;
-    out.values.push_back(cpt + (std::fabs(cpt) + 1e-5f));
+    out.values.push_back(sentinel_above(out.min_val));
   }
   return out;
 }

@@ -1,0 +1,141 @@
+// Histogram cuts and binning against upstream XGBoost 3.2's CPU hist cuts (goldens from
+// tests/golden/make_cuts_goldens.py: DMatrix.get_quantile_cut(), which lists min_val then the cuts).
+#include <catch2/catch_test_macros.hpp>
+
+#include "io/dataset_reader.hpp"
+#include "io/densify.hpp"
+#include "kernels/binning.hpp"
+#include "kernels/hist_cuts.hpp"
+#include "tests/test_util.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstring>
+#include <fstream>
+
+namespace {
+
+struct CutsCheck {
+  std::size_t values_equal = 0, values_total = 0, features_equal = 0;
+};
+
+CutsCheck compare_cuts(kboost::HistogramCuts<TEST_MEMSPACE> const& cuts, nlohmann::json const& c) {
+  auto ptrs = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), cuts.ptrs);
+  auto vals = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), cuts.values);
+  auto mins = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), cuts.min_vals);
+  std::vector<std::uint32_t> gptrs = c["ptrs"];
+  std::vector<std::uint32_t> gbits = c["values_bits"];
+  REQUIRE(gptrs.size() == ptrs.extent(0));
+  CutsCheck r;
+  for (std::size_t f = 0; f + 1 < gptrs.size(); ++f) {
+    std::vector<float> mine{mins(f)};
+    for (std::uint32_t k = ptrs(f); k < ptrs(f + 1); ++k) mine.push_back(vals(k));
+    std::size_t const n = gptrs[f + 1] - gptrs[f];
+    bool same = n == mine.size();
+    for (std::size_t k = 0; k < n; ++k) {
+      std::uint32_t mb = 0;
+      if (k < mine.size()) std::memcpy(&mb, &mine[k], 4);
+      ++r.values_total;
+      if (k < mine.size() && mb == gbits[gptrs[f] + k]) ++r.values_equal; else same = false;
+    }
+    r.features_equal += same;
+  }
+  return r;
+}
+
+void check_dataset(std::string const& name, std::string const& file, std::string const& label_column) {
+  kboost::ReadOptions ro;
+  ro.label_column = label_column;
+  auto host = kboost::read_dataset(kboost::test::shared_path("data/" + file), ro);
+  auto dense = kboost::densify(host);
+  Kokkos::View<const float**, Kokkos::LayoutRight, TEST_MEMSPACE> X =
+      Kokkos::create_mirror_view_and_copy(TEST_MEMSPACE(), dense);
+  nlohmann::json g;
+  std::ifstream(kboost::test::golden_path("cuts_" + name + ".json")) >> g;
+  REQUIRE(g["cases"].size() > 0);
+  for (auto const& c : g["cases"]) {
+    int const max_bin = c["max_bin"];
+    Kokkos::View<float*, TEST_MEMSPACE> w("w", 0);
+    if (c.contains("weights")) {  // 1 + (i % 7) / 4, as the golden script
+      auto hw = Kokkos::View<float*, Kokkos::HostSpace>("hw", host.n_rows);
+      for (std::size_t i = 0; i < host.n_rows; ++i) hw(i) = 1.0f + float(i % 7) / 4;
+      w = Kokkos::create_mirror_view_and_copy(TEST_MEMSPACE(), hw);
+    }
+    auto cuts = kboost::sketch_cuts(TEST_EXECSPACE(), X, Kokkos::View<const float*, TEST_MEMSPACE>(w), max_bin);
+    auto r = compare_cuts(cuts, c);
+    INFO(name << " max_bin " << max_bin << (c.contains("weights") ? " weighted" : "") << ": " << r.values_equal
+              << "/" << r.values_total << " cut values equal");
+    CHECK(r.values_equal == r.values_total);
+    CHECK(r.features_equal == host.n_features);
+    CHECK(cuts.total_bins == cuts.values.extent(0));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("cuts " TEST_BACKEND ": agaricus equals upstream 3.2 hist cuts bit for bit", "[cuts]") {
+  check_dataset("agaricus", "agaricus/agaricus.txt.train", "");
+}
+
+TEST_CASE("cuts " TEST_BACKEND ": california_housing (> max_bin distinct) equals upstream CPU sketch", "[cuts]") {
+  check_dataset("california_housing", "california_housing/housing.csv", "median_house_value");
+}
+
+TEST_CASE("cuts " TEST_BACKEND ": lightgbm_binary equals upstream CPU sketch", "[cuts]") {
+  check_dataset("lightgbm_binary", "lightgbm_binary/binary.train", "0");
+}
+
+TEST_CASE("cuts " TEST_BACKEND ": one bin per distinct value, upstream layout", "[cuts]") {
+  // feature 0: {3, 1, 2, NaN, 1}; feature 1: all missing; feature 2: one value
+  float const nan = std::numeric_limits<float>::quiet_NaN();
+  float const data[5][3] = {{3, nan, -2}, {1, nan, -2}, {2, nan, -2}, {nan, nan, -2}, {1, nan, -2}};
+  Kokkos::View<float**, Kokkos::LayoutRight, Kokkos::HostSpace> hx("hx", 5, 3);
+  for (int i = 0; i < 5; ++i)
+    for (int j = 0; j < 3; ++j) hx(i, j) = data[i][j];
+  Kokkos::View<const float**, Kokkos::LayoutRight, TEST_MEMSPACE> X = Kokkos::create_mirror_view_and_copy(TEST_MEMSPACE(), hx);
+  auto cuts = kboost::sketch_cuts(TEST_EXECSPACE(), X, Kokkos::View<const float*, TEST_MEMSPACE>(Kokkos::View<float*, TEST_MEMSPACE>("w", 0)), 256);
+  auto ptrs = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), cuts.ptrs);
+  auto vals = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), cuts.values);
+  auto mins = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), cuts.min_vals);
+  REQUIRE(ptrs(0) == 0);
+  REQUIRE(ptrs(1) == 3);  // cuts 2, 3, sentinel
+  REQUIRE(ptrs(2) == 4);  // empty feature: one sentinel bin
+  REQUIRE(ptrs(3) == 5);
+  CHECK(vals(0) == 2.0f);
+  CHECK(vals(1) == 3.0f);
+  CHECK(vals(2) == static_cast<float>(3.0 + (3.0 + 1e-5)));
+  CHECK(mins(0) == 1.0f - 1.0f - 1e-5f);
+  CHECK(mins(1) == 1e-5f);
+  CHECK(mins(2) == -2.0f - 2.0f - 1e-5f);
+  CHECK(vals(4) == static_cast<float>(-2.0 + (2.0 + 1e-5)));
+
+  auto bins = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), kboost::bin_matrix(TEST_EXECSPACE(), X, cuts));
+  std::int32_t const expect[5][3] = {{2, -1, 4}, {0, -1, 4}, {1, -1, 4}, {-1, -1, 4}, {0, -1, 4}};
+  for (int i = 0; i < 5; ++i)
+    for (int j = 0; j < 3; ++j) CHECK(bins(i, j) == expect[i][j]);
+}
+
+TEST_CASE("binning " TEST_BACKEND ": upper_bound clamped to the last bin, NaN -> -1", "[cuts]") {
+  std::vector<float> values = {0.5f, 1.0f, 1.5f, 4.0f};
+  auto fc = kboost::sketch_feature(values, {}, 2);  // 4 distinct values, max_bin 2
+  REQUIRE(fc.values.size() == 2);
+  Kokkos::View<float**, Kokkos::LayoutRight, Kokkos::HostSpace> hx("hx", 6, 1);
+  float const probe[6] = {-100.0f, fc.values[0], std::nextafter(fc.values[0], -1e30f), 1e30f,
+                          std::numeric_limits<float>::infinity(), std::numeric_limits<float>::quiet_NaN()};
+  for (int i = 0; i < 6; ++i) hx(i, 0) = probe[i];
+  Kokkos::View<const float**, Kokkos::LayoutRight, TEST_MEMSPACE> X = Kokkos::create_mirror_view_and_copy(TEST_MEMSPACE(), hx);
+  auto cuts = kboost::sketch_cuts(TEST_EXECSPACE(), X, Kokkos::View<const float*, TEST_MEMSPACE>(Kokkos::View<float*, TEST_MEMSPACE>("w", 0)), 2);
+  auto bins = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), kboost::bin_matrix(TEST_EXECSPACE(), X, cuts));
+  auto vals = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), cuts.values);
+  // a value equal to a cut goes to the next bin (upper_bound); beyond the sentinel clamps
+  std::int32_t const nb = static_cast<std::int32_t>(vals.extent(0));
+  for (int i = 0; i < 5; ++i) {
+    auto it = std::upper_bound(vals.data(), vals.data() + nb, probe[i]);
+    std::int32_t e = static_cast<std::int32_t>(it - vals.data());
+    if (e == nb) --e;
+    CHECK(bins(i, 0) == e);
+  }
+  CHECK(bins(5, 0) == -1);
+  CHECK_THROWS_AS(kboost::sketch_feature(values, {}, 1), std::runtime_error);
+}

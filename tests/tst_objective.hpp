@@ -1,0 +1,170 @@
+// Gradients on the backend vs upstream 3.2's formulas evaluated on the host with glibc expf (as
+// upstream's CPU build computes them): bit equality. Plus transforms and prob_to_margin.
+#include <catch2/catch_test_macros.hpp>
+#include <catch2/matchers/catch_matchers_string.hpp>
+
+#include "core/objective.hpp"
+#include "kernels/gradients.hpp"
+#include "tests/test_util.hpp"
+
+#include <cmath>
+#include <cstring>
+#include <random>
+
+namespace {
+
+struct Ref {
+  float g, h;
+};
+
+/// Upstream's host formulas (regression_loss.h, regression_obj.cu, multiclass_obj.cu) with glibc.
+std::vector<Ref> reference(kboost::ObjectiveParams const& p, std::vector<float> const& m, int groups,
+                           std::vector<float> const& y, std::vector<float> const& wv) {
+  std::size_t const n = y.size();
+  std::vector<Ref> out(n * groups);
+  auto sigmoid = [](float x) { return 1.0f / (::expf(std::min(-x, 88.7f)) + 1.0f + 1e-16f); };
+  for (std::size_t i = 0; i < n; ++i) {
+    float w = wv.empty() ? 1.0f : wv[i];
+    float const lab = y[i];
+    float const x = m[i * groups];
+    std::string const& o = p.name;
+    if (o == "reg:squarederror") {
+      if (lab == 1.0f) w *= p.scale_pos_weight;
+      out[i] = {(x - lab) * w, 1.0f * w};
+    } else if (o == "binary:logistic" || o == "binary:logitraw") {
+      if (lab == 1.0f) w *= p.scale_pos_weight;
+      float const pr = sigmoid(x);
+      out[i] = {(pr - lab) * w, std::max(pr * (1.0f - pr), 1e-16f) * w};
+    } else if (o == "count:poisson") {
+      out[i] = {(::expf(x) - lab) * w, ::expf(x + p.poisson_max_delta_step) * w};
+    } else if (o == "reg:gamma") {
+      float const pr = ::expf(x);
+      out[i] = {(1.0f - lab / pr) * w, (lab / pr) * w};
+    } else if (o == "reg:tweedie") {
+      float const rho = p.tweedie_variance_power;
+      float const g = -lab * ::expf((1 - rho) * x) + ::expf((2 - rho) * x);
+      float const h = -lab * (1 - rho) * std::exp((1 - rho) * x) + (2 - rho) * ::expf((2 - rho) * x);
+      out[i] = {g * w, h * w};
+    } else if (o == "reg:pseudohubererror") {
+      float const z = x - lab;
+      float const slope = p.huber_slope;
+      float const scale_sqrt = std::sqrt(1 + (z * z) / (slope * slope));
+      float const scale = slope * slope + z * z;
+      out[i] = {z / scale_sqrt * w, slope * slope / (scale * scale_sqrt) * w};
+    } else if (o == "multi:softprob") {
+      float wmax = std::numeric_limits<float>::min();
+      for (int k = 0; k < groups; ++k) wmax = fmaxf(m[i * groups + k], wmax);
+      double wsum = 0.0f;
+      for (int k = 0; k < groups; ++k) wsum += ::expf(m[i * groups + k] - wmax);
+      for (int k = 0; k < groups; ++k) {
+        float pk = ::expf(m[i * groups + k] - wmax) / static_cast<float>(wsum);
+        float const h = fmaxf(2.0f * pk * (1.0f - pk) * w, 1e-16f);
+        pk = lab == k ? pk - 1.0f : pk;
+        out[k * n + i] = {pk * w, h};
+      }
+    }
+  }
+  return out;
+}
+
+std::vector<kboost::GradientPair> run(kboost::ObjectiveParams const& p, std::vector<float> const& m, int groups,
+                                      std::vector<float> const& y, std::vector<float> const& w) {
+  std::size_t const n = y.size();
+  Kokkos::View<float**, Kokkos::LayoutRight, Kokkos::HostSpace> hm("hm", n, groups);
+  std::memcpy(hm.data(), m.data(), m.size() * 4);
+  Kokkos::View<float*, Kokkos::HostSpace> hy("hy", n), hw("hw", w.size());
+  std::memcpy(hy.data(), y.data(), n * 4);
+  if (!w.empty()) std::memcpy(hw.data(), w.data(), n * 4);
+  auto dm = Kokkos::create_mirror_view_and_copy(TEST_MEMSPACE(), hm);
+  auto dy = Kokkos::create_mirror_view_and_copy(TEST_MEMSPACE(), hy);
+  auto dw = Kokkos::create_mirror_view_and_copy(TEST_MEMSPACE(), hw);
+  Kokkos::View<kboost::GradientPair**, Kokkos::LayoutRight, TEST_MEMSPACE> g("g", groups, n);
+  kboost::compute_gradients(TEST_EXECSPACE(), p, Kokkos::View<const float**, Kokkos::LayoutRight, TEST_MEMSPACE>(dm),
+                            Kokkos::View<const float*, TEST_MEMSPACE>(dy), Kokkos::View<const float*, TEST_MEMSPACE>(dw), g);
+  auto hg = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), g);
+  return std::vector<kboost::GradientPair>(hg.data(), hg.data() + hg.size());
+}
+
+bool bits_equal(float a, float b) { return std::memcmp(&a, &b, 4) == 0; }
+
+}  // namespace
+
+TEST_CASE("gradients " TEST_BACKEND ": upstream formulas, bit for bit", "[objective]") {
+  std::mt19937 rng(7);
+  std::normal_distribution<float> nd(0.0f, 3.0f);
+  std::uniform_real_distribution<float> ud(0.0f, 1.0f);
+  std::size_t const n = 5000;
+  struct Case {
+    std::string name;
+    int groups;
+    float spw;
+  };
+  for (Case c : {Case{"reg:squarederror", 1, 1.0f}, Case{"reg:squarederror", 1, 3.0f}, Case{"binary:logistic", 1, 1.0f},
+                 Case{"binary:logistic", 1, 2.5f}, Case{"binary:logitraw", 1, 1.0f}, Case{"count:poisson", 1, 1.0f},
+                 Case{"reg:gamma", 1, 1.0f}, Case{"reg:tweedie", 1, 1.0f}, Case{"reg:pseudohubererror", 1, 1.0f},
+                 Case{"multi:softprob", 4, 1.0f}}) {
+    for (bool weighted : {false, true}) {
+      kboost::ObjectiveParams p;
+      p.name = c.name;
+      p.num_class = c.groups > 1 ? c.groups : 0;
+      p.scale_pos_weight = c.spw;
+      p.tweedie_variance_power = 1.3f;
+      p.huber_slope = 0.75f;
+      std::vector<float> m(n * c.groups), y(n), w;
+      for (auto& v : m) v = nd(rng);
+      if (c.name == "reg:gamma" || c.name == "count:poisson" || c.name == "reg:tweedie")
+        for (auto& v : m) v *= 0.3f;  // keep exp() finite
+      for (std::size_t i = 0; i < n; ++i) {
+        if (c.groups > 1) y[i] = static_cast<float>(i % c.groups);
+        else if (c.name.rfind("binary", 0) == 0) y[i] = (i % 3 == 0) ? 1.0f : 0.0f;
+        else if (c.name == "reg:gamma") y[i] = 0.1f + 5 * ud(rng);
+        else if (c.name == "count:poisson" || c.name == "reg:tweedie") y[i] = static_cast<float>(i % 5);
+        else y[i] = (i % 10 == 0) ? 1.0f : nd(rng);
+      }
+      if (weighted)
+        for (std::size_t i = 0; i < n; ++i) w.push_back(0.25f + ud(rng));
+      auto got = run(p, m, c.groups, y, w);
+      auto ref = reference(p, m, c.groups, y, w);
+      REQUIRE(got.size() == ref.size());
+      std::size_t bad = 0;
+      for (std::size_t i = 0; i < got.size(); ++i)
+        bad += !(bits_equal(got[i].grad, ref[i].g) && bits_equal(got[i].hess, ref[i].h));
+      INFO(c.name << " spw " << c.spw << (weighted ? " weighted" : ""));
+      CHECK(bad == 0);
+    }
+  }
+}
+
+TEST_CASE("gradients " TEST_BACKEND ": invalid labels throw naming the objective", "[objective]") {
+  kboost::ObjectiveParams p;
+  p.name = "binary:logistic";
+  CHECK_THROWS_WITH(run(p, {0.0f, 0.0f}, 1, {0.0f, 2.0f}, {}), Catch::Matchers::ContainsSubstring("[0,1]"));
+  p.name = "reg:gamma";
+  CHECK_THROWS_AS(run(p, {0.0f}, 1, {0.0f}, {}), std::runtime_error);
+  p.name = "multi:softprob";
+  p.num_class = 2;
+  CHECK_THROWS_AS(run(p, {0.0f, 0.0f}, 2, {2.0f}, {}), std::runtime_error);
+  p.name = "survival:cox";
+  CHECK_THROWS_AS(run(p, {0.0f}, 1, {1.0f}, {}), std::runtime_error);
+  CHECK_THROWS_AS(kboost::objective_kind("reg:nonsense"), std::runtime_error);
+}
+
+TEST_CASE("objective " TEST_BACKEND ": transforms and prob_to_margin", "[objective]") {
+  using kboost::ObjectiveKind;
+  CHECK(kboost::pred_transform(ObjectiveKind::kSquaredError, 1.5f) == 1.5f);
+  CHECK(kboost::pred_transform(ObjectiveKind::kLogistic, 0.0f) == 0.5f);
+  CHECK(kboost::pred_transform(ObjectiveKind::kPoisson, 0.0f) == 1.0f);
+  CHECK(kboost::pred_transform(ObjectiveKind::kLogitRaw, -3.0f) == -3.0f);
+  // logistic: -logf(1/p - 1); 0.5 -> 0
+  CHECK(kboost::prob_to_margin(ObjectiveKind::kLogistic, 0.5f) == 0.0f);
+  float const p = 0.4821127f;
+  CHECK(kboost::prob_to_margin(ObjectiveKind::kLogistic, p) == -::logf(1.0f / p - 1.0f));
+  CHECK(kboost::prob_to_margin(ObjectiveKind::kPoisson, 2.0f) == ::logf(2.0f));
+  CHECK(kboost::prob_to_margin(ObjectiveKind::kSquaredError, 7.0f) == 7.0f);
+  CHECK_THROWS_AS(kboost::prob_to_margin(ObjectiveKind::kLogistic, 1.0f), std::runtime_error);
+  CHECK_THROWS_AS(kboost::prob_to_margin(ObjectiveKind::kGamma, 0.0f), std::runtime_error);
+  float x[3] = {1.0f, 2.0f, 0.5f};
+  kboost::softmax_inplace(x, 3);
+  CHECK(std::abs(x[0] + x[1] + x[2] - 1.0f) < 1e-6f);
+  CHECK(kboost::argmax(x, 3) == 1);
+}

@@ -1,0 +1,82 @@
+// TrainParams parsing, ranges and the XGBoost CLI config file reader.
+#include <catch2/catch_test_macros.hpp>
+#include <catch2/matchers/catch_matchers_string.hpp>
+
+#include "core/params.hpp"
+#include "tests/test_util.hpp"
+
+using Catch::Matchers::ContainsSubstring;
+
+TEST_CASE("params " TEST_BACKEND ": defaults as XGBoost", "[params]") {
+  auto p = kboost::parse_params({});
+  CHECK(p.eta == 0.3f);
+  CHECK(p.max_depth == 6);
+  CHECK(p.min_child_weight == 1.0f);
+  CHECK(p.lambda == 1.0f);
+  CHECK(p.alpha == 0.0f);
+  CHECK(p.gamma == 0.0f);
+  CHECK(p.max_delta_step == 0.0f);
+  CHECK(p.max_bin == 256);
+  CHECK(p.grow_policy == "depthwise");
+  CHECK(p.objective == "reg:squarederror");
+  CHECK(!p.base_score.has_value());
+  CHECK(p.tree_method == "hist");
+  auto q = kboost::parse_params({{"objective", "count:poisson"}});
+  CHECK(q.max_delta_step == 0.7f);  // upstream 3.2: tree_train_param.max_delta_step 0.7 for poisson
+  CHECK(kboost::objective_params(q).poisson_max_delta_step == 0.7f);
+}
+
+TEST_CASE("params " TEST_BACKEND ": values, aliases, lists", "[params]") {
+  auto p = kboost::parse_params({{"learning_rate", "0.1"}, {"reg_lambda", "2"}, {"max_depth", "3"},
+                                 {"eval_metric", "auc, logloss"}, {"objective", "binary:logistic"},
+                                 {"base_score", "0.25"}, {"subsample", "0.5"}, {"seed", "42"}, {"grow_policy", "lossguide"}});
+  CHECK(p.eta == 0.1f);
+  CHECK(p.lambda == 2.0f);
+  CHECK(p.max_depth == 3);
+  CHECK(p.eval_metric == std::vector<std::string>{"auc", "logloss"});
+  CHECK(*p.base_score == 0.25f);
+  CHECK(p.seed == 42);
+  CHECK(p.grow_policy == "lossguide");
+  auto o = kboost::objective_config(p, kboost::objective_params(p));
+  CHECK(o.dump() == R"({"name":"binary:logistic","reg_loss_param":{"scale_pos_weight":"1"}})");
+  auto t = kboost::parse_params({{"objective", "reg:tweedie"}});
+  CHECK(kboost::objective_config(t, kboost::objective_params(t)).dump() ==
+        R"({"name":"reg:tweedie","tweedie_regression_param":{"tweedie_variance_power":"1.5"}})");
+  auto m = kboost::parse_params({{"objective", "count:poisson"}});
+  CHECK(kboost::objective_config(m, kboost::objective_params(m)).dump() ==
+        R"({"name":"count:poisson","poisson_regression_param":{"max_delta_step":"0.699999988"}})");
+}
+
+TEST_CASE("params " TEST_BACKEND ": errors name the parameter", "[params]") {
+  CHECK_THROWS_WITH(kboost::parse_params({{"max_dept", "3"}}), ContainsSubstring("max_dept"));
+  CHECK_THROWS_WITH(kboost::parse_params({{"eta", "-1"}}), ContainsSubstring("eta"));
+  CHECK_THROWS_WITH(kboost::parse_params({{"max_depth", "2.5"}}), ContainsSubstring("max_depth"));
+  CHECK_THROWS_WITH(kboost::parse_params({{"subsample", "0"}}), ContainsSubstring("subsample"));
+  CHECK_THROWS_WITH(kboost::parse_params({{"max_bin", "1"}}), ContainsSubstring("max_bin"));
+  CHECK_THROWS_WITH(kboost::parse_params({{"objective", "reg:foo"}}), ContainsSubstring("objective"));
+  CHECK_THROWS_WITH(kboost::parse_params({{"tree_method", "exact"}}), ContainsSubstring("tree_method"));
+  CHECK_THROWS_WITH(kboost::parse_params({{"objective", "multi:softprob"}}), ContainsSubstring("num_class"));
+  CHECK_THROWS_WITH(kboost::parse_params({{"tweedie_variance_power", "2"}}), ContainsSubstring("tweedie_variance_power"));
+  CHECK_THROWS_WITH(kboost::parse_params({{"eta", "abc"}}), ContainsSubstring("eta"));
+}
+
+TEST_CASE("params " TEST_BACKEND ": XGBoost CLI config file", "[params]") {
+  auto dir = kboost::test::temp_dir("params");
+  auto path = kboost::test::write_file(dir, "train.conf",
+                                       "# General Parameters\n"
+                                       "booster = gbtree\n"
+                                       "objective = binary:logistic   # inline comment\n"
+                                       "\n"
+                                       "eta = 1.0\n"
+                                       "eval_metric = auc\n"
+                                       "eval_metric = logloss\n"
+                                       "data = \"agaricus.txt.train?format=libsvm\"\n");
+  auto kv = kboost::read_config_file(path);
+  CHECK(kv.at("objective") == "binary:logistic");
+  CHECK(kv.at("eta") == "1.0");
+  CHECK(kv.at("eval_metric") == "auc,logloss");
+  CHECK(kv.at("data") == "agaricus.txt.train?format=libsvm");
+  auto bad = kboost::test::write_file(dir, "bad.conf", "eta = 1\nmax_depth 3\n");
+  CHECK_THROWS_WITH(kboost::read_config_file(bad), ContainsSubstring("bad.conf:2"));
+  CHECK_THROWS_WITH(kboost::read_config_file((dir / "missing.conf").string()), ContainsSubstring("missing.conf"));
+}
