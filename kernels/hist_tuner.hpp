@@ -42,6 +42,8 @@ struct HistTuneOptions {
   int sync_multiple = 16;         ///< each sample lasts at least this many launch-plus-sync costs
   std::vector<std::int32_t> tile_rows = {256, 512, 1024, 2048, 4096};  ///< candidates
   std::int64_t min_segment = 256; ///< quartering stops below this many rows
+  int max_reps = 64;              ///< cap on builds per sample (a noisy calibration cannot blow up a sample)
+  double budget_seconds = 5.0;    ///< quartering stops once tuning has taken this long (root always finishes)
 };
 
 /// The tuner's answer. Timings are medians in seconds per histogram build.
@@ -126,6 +128,7 @@ HistTuneResult measure_hist_tiles(ExecutionSpace const& space,
   compat::ScopedRegion region("kboost::tune::hist");
   using Builder = HistogramBuilder<ExecutionSpace, Mem>;
   using clock = std::chrono::steady_clock;
+  auto const start = clock::now();
   std::int64_t const n = static_cast<std::int64_t>(bins.extent(0));
   HistTuneResult r;
   r.source = HistTuneResult::Source::kMeasured;
@@ -163,9 +166,9 @@ HistTuneResult measure_hist_tiles(ExecutionSpace const& space,
     std::vector<int> reps;
     for (Builder* b : bs) {
       sample(*b, rows, 1);  // warm-up: first launch, descriptor buffers
-      double const t1 = std::max(sample(*b, rows, 1), 1e-9);
+      double const t1 = std::max(detail::median({sample(*b, rows, 1), sample(*b, rows, 1), sample(*b, rows, 1)}), 1e-9);
       double const want = o.sync_multiple * r.sync_seconds;
-      reps.push_back(static_cast<int>(std::clamp(want / t1 + 0.999, 1.0, 100000.0)));
+      reps.push_back(static_cast<int>(std::clamp(want / t1 + 0.999, 1.0, static_cast<double>(std::max(1, o.max_reps)))));
     }
     std::vector<std::vector<double>> s(bs.size());
     for (int round = 0; round < std::max(1, o.rounds); ++round)
@@ -196,6 +199,7 @@ HistTuneResult measure_hist_tiles(ExecutionSpace const& space,
   // Quarter the segment while tiles still win.
   r.min_shared = n;
   for (std::int64_t seg = n / 4; seg >= o.min_segment; seg /= 4) {
+    if (std::chrono::duration<double>(clock::now() - start).count() > o.budget_seconds) break;
     auto const m = compare({&global, &tiles[best]}, seg);
     r.timings.emplace_back("seg" + std::to_string(seg) + "/global", m[0]);
     r.timings.emplace_back("seg" + std::to_string(seg) + "/tile", m[1]);

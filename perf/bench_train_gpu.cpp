@@ -1,0 +1,223 @@
+/// \file bench_train_gpu.cpp
+/// Training time on the default execution space (CUDA in a CUDA build) for the issue-5 benchmark:
+/// synthetic dense float32 rows × features (normal values, label from a noisy linear rule),
+/// binary:logistic, eta 0.3, depth 6, 256 bins, 10 rounds. Runs, after two warm-up fits that load
+/// every kernel: one first fit with an empty tune store (its "tune" phase is the tuner's cost), then
+/// `repeats` interleaved pairs of fits with the tuned histogram kernel choice (read from the store)
+/// and with the global-atomic kernel forced (kboost_min_shared = 9e18). Each fit is
+/// Booster::train from host data (upload, cuts, binning and all rounds). Prints medians and the
+/// tuned/global ratio, checks the two models are byte-identical, writes one CSV row per fit.
+///   bench_train_gpu [--rows 1000000] [--features 28] [--rounds 10] [--depth 6] [--bins 256]
+///                   [--repeats 7] [--csv FILE] [--write-data FILE] [--tune-dir DIR]
+/// --write-data writes the data for other tools: int64 rows, int64 features, rows × features
+/// float32 (row-major), rows float32 labels. --tune-dir sets KBOOST_TUNE_DIR (default: a fresh
+/// directory under /tmp, so the first fit always tunes).
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+#include "core/booster.hpp"
+#include "core/compat.hpp"
+#include "core/params.hpp"
+#include "io/model_writer.hpp"
+#include "kernels/hist_tuner.hpp"
+
+namespace {
+
+std::uint64_t splitmix(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+/// Standard normal from a counter (Box-Muller on two 53-bit uniforms).
+double normal(std::uint64_t counter) {
+  double const u1 = (static_cast<double>(splitmix(2 * counter) >> 11) + 1.0) / 9007199254740993.0;
+  double const u2 = static_cast<double>(splitmix(2 * counter + 1) >> 11) / 9007199254740992.0;
+  return std::sqrt(-2.0 * std::log(u1)) * std::cos(6.283185307179586 * u2);
+}
+
+kboost::HostDMatrix synthetic(std::size_t rows, std::size_t features) {
+  kboost::HostDMatrix d;
+  d.n_rows = rows;
+  d.n_features = features;
+  d.dense = kboost::HostDMatrix::dense_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, "bench::X"), rows, features);
+  d.label = Kokkos::View<float*, Kokkos::HostSpace>("bench::y", rows);
+  std::vector<double> w(features);
+  for (std::size_t f = 0; f < features; ++f) w[f] = normal(0xfeed0000ull + f);
+  for (std::size_t i = 0; i < rows; ++i) {
+    double s = 2.0 * normal(0x7000000000ull + i);
+    for (std::size_t f = 0; f < features; ++f) {
+      float const v = static_cast<float>(normal(static_cast<std::uint64_t>(i) * features + f));
+      d.dense(i, f) = v;
+      s += w[f] * v;
+    }
+    d.label(i) = s > 0 ? 1.0f : 0.0f;
+  }
+  return d;
+}
+
+void write_data(std::string const& path, kboost::HostDMatrix const& d) {
+  std::string const tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary);
+    std::int64_t const r = static_cast<std::int64_t>(d.n_rows), c = static_cast<std::int64_t>(d.n_features);
+    out.write(reinterpret_cast<char const*>(&r), 8);
+    out.write(reinterpret_cast<char const*>(&c), 8);
+    out.write(reinterpret_cast<char const*>(d.dense.data()), static_cast<std::streamsize>(r * c * 4));
+    out.write(reinterpret_cast<char const*>(d.label.data()), static_cast<std::streamsize>(r * 4));
+    if (!out) throw std::runtime_error(tmp + ": write failed");
+  }
+  std::filesystem::rename(tmp, path);
+}
+
+std::uint64_t fnv(std::string const& s) {
+  std::uint64_t h = 1469598103934665603ull;
+  for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
+  return h;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0.0 : v[v.size() / 2];
+}
+
+struct Fit {
+  double wall = 0;
+  kboost::PhaseTimes phases;
+  kboost::HistTuneResult tuning;
+  std::uint64_t hash = 0;
+};
+
+Fit fit(std::map<std::string, std::string> const& kv, kboost::HostDMatrix const& d) {
+  Kokkos::fence();
+  auto const t0 = std::chrono::steady_clock::now();
+  kboost::Booster b;
+  b.train(kboost::parse_params(kv), d);
+  Kokkos::fence();
+  Fit f;
+  f.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  f.phases = b.phases();
+  f.tuning = b.hist_tuning();
+  f.hash = fnv(kboost::model_to_json_bytes(b.model()));
+  return f;
+}
+
+}  // namespace
+
+int main(int argc, char* argv[]) {
+  std::map<std::string, std::string> a{{"rows", "1000000"}, {"features", "28"}, {"rounds", "10"}, {"depth", "6"},
+                                       {"bins", "256"},      {"repeats", "7"},   {"csv", ""},      {"write-data", ""},
+                                       {"tune-dir", ""}};
+  for (int i = 1; i + 1 < argc; i += 2) {
+    std::string k = argv[i];
+    if (k.rfind("--", 0) != 0 || !a.count(k.substr(2))) {
+      std::fprintf(stderr, "unknown option %s\n", argv[i]);
+      return 2;
+    }
+    a[k.substr(2)] = argv[i + 1];
+  }
+  std::string tune_dir = a["tune-dir"];
+  if (tune_dir.empty()) {
+    tune_dir = (std::filesystem::temp_directory_path() / ("kboost_bench_tune_" + std::to_string(::getpid()))).string();
+    std::filesystem::remove_all(tune_dir);
+  }
+  ::setenv("KBOOST_TUNE_DIR", tune_dir.c_str(), 1);
+  kboost::compat::initialize(0);
+  int rc = 0;
+  {
+    std::size_t const rows = std::stoull(a["rows"]), features = std::stoull(a["features"]);
+    int const repeats = std::stoi(a["repeats"]);
+    auto const t0 = std::chrono::steady_clock::now();
+    auto const d = synthetic(rows, features);
+    std::printf("data: %zu x %zu synthetic (%.2f s to generate)\n", rows, features,
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    if (!a["write-data"].empty()) write_data(a["write-data"], d);
+    std::map<std::string, std::string> const base{{"objective", "binary:logistic"}, {"num_round", a["rounds"]},
+                                                  {"max_depth", a["depth"]},        {"max_bin", a["bins"]},
+                                                  {"eta", "0.3"},                   {"verbosity", "0"}};
+    auto with = [&](std::map<std::string, std::string> extra) {
+      auto kv = base;
+      for (auto const& [k, v] : extra) kv[k] = v;
+      return kv;
+    };
+    auto const global = with({{"kboost_min_shared", "9000000000000000000"}});
+    auto const tuned = with({});
+    // Warm-up: every kernel loaded (and JIT-compiled from PTX where the device needs it) on a
+    // subset below the tuner's row threshold, once per histogram kernel.
+    {
+      std::size_t const sub = std::min<std::size_t>(rows, 50000);
+      kboost::HostDMatrix w = d;
+      w.n_rows = sub;
+      w.dense = Kokkos::subview(d.dense, std::pair<std::size_t, std::size_t>(0, sub), Kokkos::ALL());
+      w.label = Kokkos::subview(d.label, std::pair<std::size_t, std::size_t>(0, sub));
+      fit(with({{"kboost_min_shared", "0"}}), w);
+      fit(global, w);
+    }
+    std::vector<std::pair<std::string, Fit>> fits;
+    fits.emplace_back("tuned_first", fit(tuned, d));
+    std::printf("first fit (tunes): %.4f s, tune phase %.4f s\n  %s\n", fits.back().second.wall,
+                fits.back().second.phases.tune, fits.back().second.tuning.describe().c_str());
+    for (int r = 0; r < repeats; ++r) {
+      bool const tuned_first = r % 2 == 0;
+      for (int k = 0; k < 2; ++k) {
+        bool const is_tuned = (k == 0) == tuned_first;
+        fits.emplace_back(is_tuned ? "tuned" : "global", fit(is_tuned ? tuned : global, d));
+      }
+    }
+    std::vector<double> wt, wg, ht, hg;
+    bool same_bits = true;
+    for (auto const& [mode, f] : fits) {
+      same_bits = same_bits && f.hash == fits.front().second.hash;
+      if (mode == "tuned") {
+        wt.push_back(f.wall);
+        ht.push_back(f.phases.histograms);
+      }
+      if (mode == "global") {
+        wg.push_back(f.wall);
+        hg.push_back(f.phases.histograms);
+      }
+    }
+    std::string const space = Kokkos::DefaultExecutionSpace::name();
+    if (!a["csv"].empty()) {
+      std::ofstream out(a["csv"]);
+      out << "tool,space,mode,rep,rows,features,rounds,wall_s,cuts_s,binning_s,gradients_s,histograms_s,splits_s,"
+             "partition_s,leaves_s,eval_s,tune_s,tile_rows,min_shared,model_fnv\n";
+      int rep = 0;
+      for (auto const& [mode, f] : fits) {
+        auto const& p = f.phases;
+        char buf[512];
+        std::snprintf(buf, sizeof buf,
+                      "kboost,%s,%s,%d,%zu,%zu,%s,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%d,%lld,%016llx\n",
+                      space.c_str(), mode.c_str(), mode == "tuned_first" ? 0 : (rep++) / 2, rows, features,
+                      a["rounds"].c_str(), f.wall, p.cuts, p.binning, p.gradients, p.histograms, p.splits, p.partition,
+                      p.leaves, p.eval, p.tune, mode == "global" ? 0 : f.tuning.tile_rows,
+                      mode == "global" ? -1LL : static_cast<long long>(f.tuning.min_shared),
+                      static_cast<unsigned long long>(f.hash));
+        out << buf;
+      }
+    }
+    Fit const& last = fits.back().second;
+    std::printf("%s: %d pairs, median wall tuned %.4f s, global %.4f s, tuned/global %.3f; histograms phase %.4f vs "
+                "%.4f s; models byte-identical: %s\n",
+                space.c_str(), repeats, median(wt), median(wg), median(wg) > 0 ? median(wt) / median(wg) : 0.0,
+                median(ht), median(hg), same_bits ? "yes" : "NO");
+    std::printf("last fit phases:\n%s", last.phases.summary().c_str());
+    if (!same_bits) rc = 1;
+  }
+  Kokkos::finalize();
+  return rc;
+}

@@ -1,0 +1,252 @@
+// The histogram tile tuner (kernels/hist_tuner.hpp) and its store (core/tune_store.hpp): the store
+// round-trips per device and build, writes atomically, falls back to memory when it cannot write;
+// the tuner returns a candidate tile size and a min_shared from the quartering sequence, stores both
+// and reads them back; and the tile/global choice (forced either way, mixed, or tuned) never
+// changes a bit of the trained model.
+#include <catch2/catch_test_macros.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/booster.hpp"
+#include "core/params.hpp"
+#include "core/tune_store.hpp"
+#include "io/model_writer.hpp"
+#include "kernels/hist_tuner.hpp"
+#include "tests/test_util.hpp"
+
+namespace {
+
+std::uint64_t tuner_mix(std::uint64_t x) {  // splitmix64
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+/// rows × features uniform [-1, 1) with 1/32 missing; label 1 when x0 + 0.5 x1 - 0.25 x2 > noise.
+kboost::HostDMatrix tuner_synthetic(std::size_t rows, std::size_t features) {
+  kboost::HostDMatrix d;
+  d.n_rows = rows;
+  d.n_features = features;
+  d.dense = kboost::HostDMatrix::dense_type("kboost::test::X", rows, features);
+  d.label = Kokkos::View<float*, Kokkos::HostSpace>("kboost::test::y", rows);
+  for (std::size_t i = 0; i < rows; ++i) {
+    for (std::size_t f = 0; f < features; ++f) {
+      std::uint64_t const r = tuner_mix(i * 131 + f);
+      float const u = static_cast<float>(r >> 40) / static_cast<float>(1 << 24) * 2.0f - 1.0f;
+      d.dense(i, f) = (r & 31) == 0 ? std::numeric_limits<float>::quiet_NaN() : u;
+    }
+    float const noise = static_cast<float>(tuner_mix(i + 977) >> 40) / static_cast<float>(1 << 24) - 0.5f;
+    float const x0 = std::isnan(d.dense(i, 0)) ? 0 : d.dense(i, 0), x1 = std::isnan(d.dense(i, 1)) ? 0 : d.dense(i, 1),
+                x2 = std::isnan(d.dense(i, 2)) ? 0 : d.dense(i, 2);
+    d.label(i) = x0 + 0.5f * x1 - 0.25f * x2 > noise ? 1.0f : 0.0f;
+  }
+  return d;
+}
+
+/// Sets an environment variable for one scope.
+struct ScopedEnv {
+  std::string name, old;
+  bool had = false;
+  ScopedEnv(std::string n, std::string const& v) : name(std::move(n)) {
+    if (char const* o = std::getenv(name.c_str())) {
+      had = true;
+      old = o;
+    }
+    ::setenv(name.c_str(), v.c_str(), 1);
+  }
+  ~ScopedEnv() {
+    if (had) ::setenv(name.c_str(), old.c_str(), 1);
+    else ::unsetenv(name.c_str());
+  }
+};
+
+using tuner_bins = Kokkos::View<std::int32_t**, Kokkos::LayoutRight, TEST_MEMSPACE>;
+
+/// rows × (ptrs.size() − 1) global bins, 1/16 missing, uploaded to TEST_MEMSPACE.
+tuner_bins tuner_random_bins(std::size_t rows, std::vector<std::uint32_t> const& ptrs) {
+  std::size_t const nf = ptrs.size() - 1;
+  tuner_bins d("kboost::test::bins", rows, nf);
+  auto h = Kokkos::create_mirror_view(d);
+  for (std::size_t i = 0; i < rows; ++i)
+    for (std::size_t f = 0; f < nf; ++f) {
+      std::uint64_t const r = tuner_mix(i * 7919 + f);
+      h(i, f) = (r & 15) == 0 ? -1 : static_cast<std::int32_t>(ptrs[f] + (r >> 8) % (ptrs[f + 1] - ptrs[f]));
+    }
+  Kokkos::deep_copy(d, h);
+  return d;
+}
+
+}  // namespace
+
+TEST_CASE("tune store " TEST_BACKEND ": per device and build, atomic file, memory fallback", "[tune]") {
+  namespace fs = std::filesystem;
+  auto const dir = kboost::test::temp_dir("tune_store");
+  fs::remove_all(dir / "store");
+  std::string const store_dir = (dir / "store").string();
+  SECTION("values round-trip through the file; another device does not see them") {
+    kboost::TuneStore a("Cuda|test device|c1", store_dir);
+    CHECK_FALSE(a.get("hist.tile.g1.n16").has_value());
+    a.put("hist.tile.g1.n16", 1024);
+    a.put("hist.tile.g1.n16.min", 4096);
+    REQUIRE(a.persistent());
+    REQUIRE(fs::exists(a.file()));
+    std::ifstream in(a.file());
+    auto const j = nlohmann::json::parse(in);
+    CHECK(j["build"] == kboost::TuneStore::build_key());
+    CHECK(j["device"] == "Cuda|test device|c1");
+    CHECK(j["values"]["hist.tile.g1.n16"] == 1024);
+    CHECK(j["values"]["hist.tile.g1.n16.min"] == 4096);
+    int tmp_files = 0;
+    for (auto const& e : fs::directory_iterator(store_dir)) tmp_files += e.path().string().find(".tmp.") != std::string::npos;
+    CHECK(tmp_files == 0);
+    // a fresh store object (as a new process) reads the file
+    kboost::TuneStore b("Cuda|test device|c1", store_dir);
+    REQUIRE(b.get("hist.tile.g1.n16.min").has_value());
+    CHECK(*b.get("hist.tile.g1.n16.min") == 4096);
+    kboost::TuneStore other("Cuda|other device|c1", store_dir);
+    CHECK_FALSE(other.get("hist.tile.g1.n16").has_value());
+  }
+  SECTION("a file from another build or a torn file reads as empty and is replaced") {
+    kboost::TuneStore a("Serial|foreign|c1", store_dir);
+    a.put("k", 1);
+    std::string const file = a.file();
+    {
+      std::ifstream in(file);
+      auto j = nlohmann::json::parse(in);
+      j["build"] = "0.0.0+0000000000000000";
+      j["values"]["k2"] = 7;
+      std::ofstream(file) << j.dump();
+    }
+    kboost::TuneStore b("Serial|foreign|c1", store_dir);
+    CHECK_FALSE(b.get("k2").has_value());
+    std::ofstream(file) << "{\"build\": \"tor";
+    kboost::TuneStore c("Serial|foreign|c1", store_dir);
+    CHECK_FALSE(c.get("k3").has_value());
+    c.put("k3", 3);
+    kboost::TuneStore d("Serial|foreign|c1", store_dir);
+    REQUIRE(d.get("k3").has_value());
+    CHECK(*d.get("k3") == 3);
+  }
+  SECTION("an unwritable directory falls back to memory") {
+    std::string const blocker = kboost::test::write_file(dir, "not_a_dir", "x");
+    kboost::TuneStore s("Serial|nowrite|c1", blocker + "/sub");
+    s.put("k", 42);
+    CHECK_FALSE(s.persistent());
+    REQUIRE(s.get("k").has_value());
+    CHECK(*s.get("k") == 42);
+    kboost::TuneStore m("Serial|memory|c1", "");
+    CHECK_FALSE(m.persistent());
+    m.put("k", 5);
+    CHECK(*kboost::TuneStore("Serial|memory|c1", "").get("k") == 5);  // same process: remembered
+  }
+  SECTION("default directory: KBOOST_TUNE_DIR, then XDG_CACHE_HOME, then HOME") {
+    {
+      ScopedEnv e("KBOOST_TUNE_DIR", "/some/where");
+      CHECK(kboost::TuneStore::default_dir() == "/some/where");
+    }
+    {
+      ScopedEnv e("KBOOST_TUNE_DIR", "");
+      CHECK(kboost::TuneStore::default_dir().empty());
+    }
+    if (std::getenv("KBOOST_TUNE_DIR") == nullptr) {
+      ScopedEnv x("XDG_CACHE_HOME", "/xdg");
+      CHECK(kboost::TuneStore::default_dir() == "/xdg/kboost");
+    }
+  }
+  CHECK(kboost::TuneStore::build_key().rfind(KBOOST_VERSION "+", 0) == 0);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("hist tuner " TEST_BACKEND ": measured answer is a candidate, stored and read back", "[tune]") {
+  std::vector<std::uint32_t> const ptrs{0, 16, 48, 50, 306, 562};  // 562 bins: one tile group
+  std::int64_t const rows = 20000;
+  auto const bins = tuner_random_bins(rows, ptrs);
+  kboost::HistTuneOptions o;
+  o.min_rows = 0;
+  o.rounds = 1;
+  o.sync_samples = 3;
+  o.sync_multiple = 2;
+  o.tile_rows = {256, 1024};
+  kboost::TuneStore store(kboost::tune_device_key(TEST_EXECSPACE()) + "|test", "");
+  Kokkos::View<const std::int32_t**, Kokkos::LayoutRight, TEST_MEMSPACE> cbins(bins);
+  auto const r = kboost::tuned_hist_choice<TEST_EXECSPACE, TEST_MEMSPACE>(TEST_EXECSPACE(), cbins, ptrs, o, &store);
+  INFO(r.describe());
+  CHECK(r.source == kboost::HistTuneResult::Source::kMeasured);
+  CHECK(r.key == "hist.tile.g1.n14");
+  CHECK((r.tile_rows == 256 || r.tile_rows == 1024));
+  bool const in_sequence = r.min_shared == kboost::kHistNeverTile || r.min_shared == 20000 || r.min_shared == 5000 ||
+                           r.min_shared == 1250 || r.min_shared == 312;
+  CHECK(in_sequence);
+  CHECK(r.sync_seconds > 0);
+  REQUIRE(r.timings.size() >= 3);
+  CHECK(r.timings[0].first == "root/global");
+  for (auto const& t : r.timings) CHECK(t.second > 0);
+  auto const again = kboost::tuned_hist_choice<TEST_EXECSPACE, TEST_MEMSPACE>(TEST_EXECSPACE(), cbins, ptrs, o, &store);
+  CHECK(again.source == kboost::HistTuneResult::Source::kStore);
+  CHECK(again.tile_rows == r.tile_rows);
+  CHECK(again.min_shared == r.min_shared);
+  // below min_rows: defaults, nothing measured
+  o.min_rows = rows + 1;
+  CHECK(kboost::tuned_hist_choice<TEST_EXECSPACE, TEST_MEMSPACE>(TEST_EXECSPACE(), cbins, ptrs, o, &store).source ==
+        kboost::HistTuneResult::Source::kDefault);
+  // a feature wider than the tile: global atomics, nothing timed
+  std::vector<std::uint32_t> const wide{0, 16, 16 + kboost::HistogramBuilder<TEST_EXECSPACE, TEST_MEMSPACE>::kTileBins + 1};
+  auto const wbins = tuner_random_bins(1000, wide);
+  auto const w = kboost::measure_hist_tiles<TEST_EXECSPACE, TEST_MEMSPACE>(
+      TEST_EXECSPACE(), Kokkos::View<const std::int32_t**, Kokkos::LayoutRight, TEST_MEMSPACE>(wbins), wide, o);
+  CHECK(w.min_shared == kboost::kHistNeverTile);
+  CHECK(w.timings.empty());
+}
+
+TEST_CASE("hist tuner " TEST_BACKEND ": tile, global, mixed and tuned kernels give the same model bytes", "[tune][bits]") {
+  namespace fs = std::filesystem;
+  auto const dir = kboost::test::temp_dir("tune_bits");
+  ScopedEnv env("KBOOST_TUNE_DIR", (dir / "store").string());
+  auto const d = tuner_synthetic(70000, 6);  // >= HistTuneOptions::min_rows: the booster tunes
+  std::map<std::string, std::string> const base{
+      {"objective", "binary:logistic"}, {"num_round", "2"}, {"max_depth", "5"}, {"max_bin", "64"}};
+  auto const train = [&](std::map<std::string, std::string> extra, kboost::HistTuneResult* tuning = nullptr,
+                         double* tune_s = nullptr) {
+    auto kv = base;
+    for (auto const& [k, v] : extra) kv[k] = v;
+    kboost::BasicBooster<TEST_EXECSPACE> b;
+    b.train(kboost::parse_params(kv), d);
+    if (tuning) *tuning = b.hist_tuning();
+    if (tune_s) *tune_s = b.phases().tune;
+    return kboost::model_to_json_bytes(b.model());
+  };
+  kboost::HistTuneResult first, second;
+  double first_s = 0;
+  std::string const tuned = train({}, &first, &first_s);
+  CHECK(first.source == kboost::HistTuneResult::Source::kMeasured);
+  CHECK(first_s > 0);
+  CHECK(fs::exists(first.store_file));
+  std::string const tuned_again = train({}, &second);
+  CHECK(second.source == kboost::HistTuneResult::Source::kStore);
+  CHECK(second.tile_rows == first.tile_rows);
+  CHECK(second.min_shared == first.min_shared);
+  kboost::HistTuneResult off;
+  std::string const global = train({{"kboost_min_shared", "9000000000000000000"}}, &off);
+  CHECK(off.source == kboost::HistTuneResult::Source::kDefault);  // explicit choice: not tuned
+  std::string const tile256 = train({{"kboost_min_shared", "0"}, {"kboost_tile_rows", "256"}});
+  std::string const tile4096 = train({{"kboost_min_shared", "0"}, {"kboost_tile_rows", "4096"}});
+  std::string const mixed = train({{"kboost_min_shared", "3000"}, {"kboost_tile_rows", "1024"}});
+  REQUIRE(tuned.size() > 1000);
+  CHECK(tuned == tuned_again);
+  CHECK(tuned == global);
+  CHECK(tuned == tile256);
+  CHECK(tuned == tile4096);
+  CHECK(tuned == mixed);
+  fs::remove_all(dir);
+}
