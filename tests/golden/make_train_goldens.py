@@ -42,3 +42,25 @@ out.append(" ".join(str(int(i)) for i in index.reshape(-1)))
 with open(os.path.join(here, "train_agaricus_leaves.txt"), "w") as f:
     f.write("\n".join(out) + "\n")
 print("wrote", len(paths), "distinct paths for", leaf.shape[0], "rows", file=sys.stderr)
+
+# ---- early stopping: LightGBM's binary example, eval on its test file, logloss + error, stop after 5
+# rounds without improvement of the LAST metric of the LAST eval set (upstream callback.EarlyStopping).
+import pandas as pd  # noqa: E402
+
+lgb = os.path.join(shared, "data", "lightgbm_binary")
+tr = pd.read_csv(os.path.join(lgb, "binary.train"), sep="\t", header=None)
+te = pd.read_csv(os.path.join(lgb, "binary.test"), sep="\t", header=None)
+dtr = xgb.DMatrix(tr.iloc[:, 1:].to_numpy(np.float32), label=tr.iloc[:, 0].to_numpy(np.float32))
+dte = xgb.DMatrix(te.iloc[:, 1:].to_numpy(np.float32), label=te.iloc[:, 0].to_numpy(np.float32))
+es_params = {"objective": "binary:logistic", "max_depth": 6, "eta": 0.3, "max_bin": 256, "tree_method": "hist",
+             "eval_metric": ["error", "logloss"], "nthread": 1}
+history = {}
+es = xgb.train(es_params, dtr, 200, evals=[(dtr, "train"), (dte, "test")], early_stopping_rounds=5,
+               evals_result=history, verbose_eval=False)
+golden = {"params": {k: v for k, v in es_params.items() if k not in ("tree_method", "nthread")},
+          "num_round": 200, "early_stopping_rounds": 5, "best_iteration": es.attributes()["best_iteration"],
+          "best_score": es.attributes()["best_score"], "rounds": es.num_boosted_rounds(),
+          "test_logloss": history["test"]["logloss"]}
+with open(os.path.join(here, "train_early_stopping.json"), "w") as f:
+    json.dump(golden, f, indent=1)
+print("early stopping:", golden["best_iteration"], golden["best_score"], golden["rounds"], file=sys.stderr)
