@@ -168,8 +168,8 @@ def main():
         "- *upstream on kboost's model*: max |upstream's prediction from kboost's model file − kboost's own prediction| on the held-out rows.",
         "- *metric*: held-out metric of kboost's model and of upstream's own hist model; gap = (kboost − upstream)/upstream.",
         "- *leaf agreement*: fraction of (held-out row, tree) pairs where both models reach leaf values equal to 1e-6 relative.",
-        "  kboost grows trees by upstream's GPU rules (integer histograms, GPU split enumeration and gain arithmetic) on cuts
-  that replicate upstream's CPU sketch; upstream CPU",
+        "  kboost grows trees by upstream's GPU rules (integer histograms, GPU split enumeration and gain arithmetic) on cuts",
+        "  that replicate upstream's CPU sketch; upstream CPU",
         "  hist differs from its own GPU path in these points, so trees may diverge after a near-tie.",
         "",
         "| dataset | objective | rows train/test | features | missing cells | upstream on kboost's model: max abs diff | metric | kboost | upstream hist | gap | leaf agreement |",
