@@ -356,6 +356,9 @@ void validate_model(Model const& m, std::string const& source) {
     if (t.split_conditions.size() != n || t.default_left.size() != n) err("split_conditions/default_left", "length differs");
     if (!t.split_type.empty() && t.split_type.size() != n) err("split_type", "length differs");
     bool vector_leaf = t.size_leaf_vector > 1;
+    if (vector_leaf != (m.trees[0].size_leaf_vector > 1)) err("tree_param.size_leaf_vector", "mixes vector-leaf and scalar trees");
+    if (t.categories_segments.size() != t.categories_nodes.size() || t.categories_sizes.size() != t.categories_nodes.size())
+      err("categories_segments/categories_sizes", "length differs from categories_nodes");
     if (vector_leaf && t.size_leaf_vector != n_out)
       err("tree_param.size_leaf_vector", std::to_string(t.size_leaf_vector) + " != model outputs " + std::to_string(n_out));
     // Categorical segments.
@@ -396,7 +399,7 @@ void validate_model(Model const& m, std::string const& source) {
         seen[ch] = 1;
         stack.push_back(ch);
       }
-      if (t.split_indices[i] < 0 || (m.num_feature > 0 && t.split_indices[i] >= m.num_feature))
+      if (t.split_indices[i] < 0 || t.split_indices[i] >= m.num_feature)
         err("split_indices", "feature " + std::to_string(t.split_indices[i]) + " outside [0, " + std::to_string(m.num_feature) + ")" + node);
       bool categorical = !t.split_type.empty() && t.split_type[i] == 1;
       if (!t.split_type.empty() && t.split_type[i] > 1) err("split_type", "unknown split type" + node);
