@@ -78,7 +78,9 @@ std::string column_desc(std::size_t c, std::vector<std::string> const& names) {
 
 HostDMatrix read_csv(std::string const& path, ReadOptions const& opt) {
   std::string const text = slurp(path);
-  auto const all_lines = split_lines(text);
+  std::string_view body = text;
+  if (body.substr(0, 3) == "\xEF\xBB\xBF") body.remove_prefix(3);  // UTF-8 byte-order mark (Excel)
+  auto const all_lines = split_lines(body);
   // Blank lines are skipped (as pandas does); keep each row's 1-based line number for messages.
   std::vector<std::string_view> lines;
   std::vector<std::size_t> line_no;

@@ -36,8 +36,10 @@ struct Dataset {
   std::vector<float> values;  // row-major
 };
 
-/// Read dataset `name` as float32; nullopt when absent and `optional`, errors otherwise.
-std::optional<Dataset> read_float_dataset(hid_t file, std::string const& path, std::string const& name, bool optional) {
+/// Read dataset `name` as float32 (or, with `as_int64`, as int64 into `ints`); nullopt when absent and
+/// `optional`, errors otherwise.
+std::optional<Dataset> read_float_dataset(hid_t file, std::string const& path, std::string const& name, bool optional,
+                                          std::vector<std::int64_t>* ints = nullptr) {
   std::string const what = "dataset '" + name + "'";
   htri_t exists = H5Lexists(file, name.c_str(), H5P_DEFAULT);
   if (exists <= 0) {
@@ -57,6 +59,14 @@ std::optional<Dataset> read_float_dataset(hid_t file, std::string const& path, s
   H5Sget_simple_extent_dims(space.id, d.dims.data(), nullptr);
   hsize_t n = 1;
   for (auto x : d.dims) n *= x;
+  if (ints) {  // query ids: exact integers, not rounded through float32
+    if (cls != H5T_INTEGER) fail(path, 0, what, "query ids must be an integer dataset");
+    ints->resize(n);
+    if (n > 0 && H5Dread(ds.id, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, ints->data()) < 0)
+      fail(path, 0, what, "read failed");
+    d.values.assign(n, 0.0f);
+    return d;
+  }
   d.values.resize(n);
   if (n > 0 && H5Dread(ds.id, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, d.values.data()) < 0)
     fail(path, 0, what, "read failed");
@@ -127,15 +137,12 @@ HostDMatrix read_hdf5(std::string const& path, ReadOptions const& opt) {
     m.weight = to_view("kboost::DMatrix::weight", w);
   }
   if (!opt.qid_column.empty()) {
-    auto q = per_row(*read_float_dataset(file.id, path, opt.qid_column, false), n_rows, path, opt.qid_column);
-    std::vector<std::int64_t> qid(n_rows);
+    std::vector<std::int64_t> qid;
+    per_row(*read_float_dataset(file.id, path, opt.qid_column, false, &qid), n_rows, path, opt.qid_column);
     std::vector<std::size_t> rec(n_rows);
-    for (std::size_t r = 0; r < n_rows; ++r) {
-      qid[r] = static_cast<std::int64_t>(q[r]);
-      rec[r] = r + 1;
-    }
+    for (std::size_t r = 0; r < n_rows; ++r) rec[r] = r + 1;  // reported as FILE:N, N = 1-based record
     m.group_ptr = to_view("kboost::DMatrix::group_ptr",
-                          groups_from_qids(qid, rec, path, "dataset '" + opt.qid_column + "' record"));
+                          groups_from_qids(qid, rec, path, "dataset '" + opt.qid_column + "' (1-based record)"));
   }
   return m;
 }

@@ -119,6 +119,9 @@ TEST_CASE("CSV header detection, delimiters, markers, quotes " TEST_BACKEND, "[i
   REQUIRE(std::isnan(row_of(sm, 0)[1]));
   REQUIRE(sm.label(1) == 6.0f);
 
+  auto bom = kboost::test::write_file(dir, "bom.csv", "\xEF\xBB\xBFid,v\n1,2\n");
+  REQUIRE(kboost::read_dataset(bom).info.feature_names == std::vector<std::string>{"id", "v"});
+
   auto quoted = kboost::test::write_file(dir, "quoted.csv", "\"name\",\"x\"\n\"a, b\",1.5\n \"c\" ,NaN\n");
   auto q = kboost::read_dataset(quoted);
   REQUIRE(q.info.feature_names == std::vector<std::string>{"name", "x"});
@@ -167,7 +170,10 @@ TEST_CASE("HDF5: X converted to float32, y, weights, NaN missing " TEST_BACKEND,
     H5Dwrite(yds, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, y);
     hid_t wds = H5Dcreate2(f, "w", H5T_IEEE_F32LE, ys, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
     H5Dwrite(wds, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, w);
-    for (hid_t id : {xds, yds, wds}) H5Dclose(id);
+    std::int64_t q[3] = {100000001, 100000001, 100000002};  // differ below float32 resolution
+    hid_t qds = H5Dcreate2(f, "qid", H5T_STD_I64LE, ys, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    H5Dwrite(qds, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, q);
+    for (hid_t id : {xds, yds, wds, qds}) H5Dclose(id);
     H5Gclose(g);
     H5Sclose(xs);
     H5Sclose(ys);
@@ -188,6 +194,12 @@ TEST_CASE("HDF5: X converted to float32, y, weights, NaN missing " TEST_BACKEND,
   REQUIRE(bits_equal(row_of(m, 2)[0], static_cast<float>(1e-8)));
   REQUIRE(m.label(2) == 2.0f);
   REQUIRE(m.weight(2) == 0.5f);
+  REQUIRE(m.group_ptr.extent(0) == 0);
+  ReadOptions grouped = opt;
+  grouped.qid_column = "qid";
+  auto g = kboost::read_dataset(p, grouped);
+  REQUIRE(g.group_ptr.extent(0) == 3);
+  REQUIRE(g.group_ptr(1) == 2);
   ReadOptions unlabelled = opt;
   unlabelled.label_dataset = "";
   REQUIRE_FALSE(kboost::read_dataset(p, unlabelled).has_labels());
