@@ -3,6 +3,7 @@
 /// parsed straight to float32) plus what pandas.read_csv does that XGBoost's does not: a detected header,
 /// missing markers, trimmed spaces and string columns read as categoricals (codes in sorted order).
 #include <algorithm>
+#include <array>
 #include <limits>
 #include <map>
 #include <unordered_map>
@@ -95,7 +96,16 @@ HostDMatrix read_csv(std::string const& path, ReadOptions const& opt) {
   char delim = opt.delimiter;
   if (delim == '\0') delim = lines[0].find('\t') != std::string_view::npos ? '\t' : ',';
 
+  // Marker lookup, with a fast "no" for fields whose first character starts no marker (most numbers).
+  bool empty_is_missing = false;
+  std::array<bool, 256> marker_start{};
+  for (auto const& mk : opt.missing_markers) {
+    if (mk.empty()) empty_is_missing = true;
+    else marker_start[static_cast<unsigned char>(mk[0])] = true;
+  }
   auto is_missing = [&](std::string_view f) {
+    if (f.empty()) return empty_is_missing;
+    if (!marker_start[static_cast<unsigned char>(f[0])]) return false;
     return std::find(opt.missing_markers.begin(), opt.missing_markers.end(), f) != opt.missing_markers.end();
   };
 
@@ -174,18 +184,25 @@ HostDMatrix read_csv(std::string const& path, ReadOptions const& opt) {
     fail(path, line_no[0], "", "the file has " + std::to_string(feature_cols.size()) +
                                    " feature columns, more than num_features = " + std::to_string(opt.num_features));
 
-  // Pass 2, only for columns whose text matters: string features/labels (codes) and query ids.
-  auto raw_column = [&](int c) {
-    std::vector<std::string_view> raw(n_rows);
-    for (std::size_t r = 0; r < n_rows; ++r) {
-      tokenize(lines[r + row0], delim, fields);
-      raw[r] = fields[c];
+  // Pass 2, only for columns whose text matters (string features/labels -> codes, weights with text,
+  // query ids): one more tokenising pass keeps views of those fields.
+  std::vector<std::vector<std::string_view>> raw_cols(n_cols);
+  {
+    std::vector<int> need;
+    for (std::size_t c = 0; c < n_cols; ++c)
+      if (stats[c].n_strings > 0 || static_cast<int>(c) == qid_col) need.push_back(static_cast<int>(c));
+    for (int c : need) raw_cols[c].resize(n_rows);
+    if (!need.empty()) {
+      for (std::size_t r = 0; r < n_rows; ++r) {
+        tokenize(lines[r + row0], delim, fields);
+        for (int c : need) raw_cols[c][r] = fields[c];
+      }
     }
-    return raw;
-  };
+  }
+  auto raw_column = [&](int c) -> std::vector<std::string_view> const& { return raw_cols[c]; };
   // Distinct non-missing strings in sorted order, and every row's code (NaN when missing).
   auto encode = [&](int c, std::vector<std::string>& categories) {
-    auto raw = raw_column(c);
+    auto const& raw = raw_column(c);
     std::vector<std::string_view> distinct;
     for (auto f : raw)
       if (!is_missing(f)) distinct.push_back(f);
@@ -206,7 +223,7 @@ HostDMatrix read_csv(std::string const& path, ReadOptions const& opt) {
     auto const& st = stats[label_col];
     std::string const desc = column_desc(label_col, names) + " (label)";
     if (st.n_strings > 0 && st.n_numbers > 0) {
-      auto raw = raw_column(label_col);
+      auto const& raw = raw_column(label_col);
       for (std::size_t r = 0; r < n_rows; ++r)
         if (!is_missing(raw[r]) && !parse_float(raw[r]))
           fail(path, line_no[r + row0], desc, "label '" + std::string(raw[r]) + "' is not a number");
@@ -225,7 +242,7 @@ HostDMatrix read_csv(std::string const& path, ReadOptions const& opt) {
 
   if (weight_col >= 0) {
     std::string const desc = column_desc(weight_col, names) + " (weight)";
-    auto raw = stats[weight_col].n_strings > 0 ? raw_column(weight_col) : std::vector<std::string_view>{};
+    auto const& raw = raw_column(weight_col);  // empty unless the column has text
     std::vector<float> w(n_rows);
     for (std::size_t r = 0; r < n_rows; ++r) {
       float v = vals[(r + row0) * n_cols + weight_col];
@@ -238,7 +255,7 @@ HostDMatrix read_csv(std::string const& path, ReadOptions const& opt) {
 
   if (qid_col >= 0) {
     // Query ids compared as text: consecutive equal ids form a group.
-    auto raw = raw_column(qid_col);
+    auto const& raw = raw_column(qid_col);
     std::map<std::string_view, std::int64_t> ids;
     std::vector<std::int64_t> qid(n_rows);
     std::vector<std::size_t> rows_line(line_no.begin() + row0, line_no.end());

@@ -18,10 +18,11 @@ std::string slurp(std::string const& path) {
   if (std::filesystem::is_directory(path, ec)) fail(path, 0, "", "is a directory, not a data file");
   std::ifstream in(path, std::ios::binary);
   if (!in) fail(path, 0, "", "cannot open file for reading");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) fail(path, 0, "", "read error");
-  return std::move(ss).str();
+  std::string text(static_cast<std::size_t>(std::filesystem::file_size(path, ec)), '\0');
+  if (ec) fail(path, 0, "", "cannot get the file size");
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  if (in.bad() || static_cast<std::size_t>(in.gcount()) != text.size()) fail(path, 0, "", "read error");
+  return text;
 }
 
 std::vector<std::string_view> split_lines(std::string_view text) {
