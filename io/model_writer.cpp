@@ -1,43 +1,121 @@
 /// \file model_writer.cpp
+/// The model is first put into a small typed document (objects with sorted keys, generic arrays,
+/// typed arrays f32/i32/i64/u8, strings, integers, float32 numbers), then serialised exactly as
+/// upstream's JsonWriter / UBJWriter (src/common/json.cc) do. nlohmann::json's to_ubjson cannot be
+/// used: upstream's reader requires 'L'-length keys, objects without a count and int32/uint8 typed
+/// arrays for tree fields, which nlohmann does not emit; nlohmann is still used for string escaping
+/// and for the verbatim objective/attribute objects.
 #include "io/model_writer.hpp"
 
 #include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <stdexcept>
 #include <unistd.h>
 
 namespace kboost {
 namespace {
 
-template <class T>
-float_json int_array(std::vector<T> const& v) {
-  float_json a = float_json::array();
-  for (T x : v) a.push_back(static_cast<std::int64_t>(x));
+/// A node of the typed document.
+struct Node {
+  enum class Kind { kObject, kArray, kF32Array, kI32Array, kI64Array, kU8Array, kString, kInteger, kFloat };
+  Kind kind = Kind::kObject;
+  std::vector<std::pair<std::string, Node>> members;  // kObject, kept sorted by key
+  std::vector<Node> items;                            // kArray
+  std::vector<float> floats;                          // kF32Array
+  std::vector<std::int64_t> ints;                     // k*Array (integers)
+  std::string str;                                    // kString
+  std::int64_t integer = 0;
+  float number = 0;
+
+  static Node object() { return Node{}; }
+  static Node array() {
+    Node n;
+    n.kind = Kind::kArray;
+    return n;
+  }
+  static Node string(std::string s) {
+    Node n;
+    n.kind = Kind::kString;
+    n.str = std::move(s);
+    return n;
+  }
+  static Node integer_value(std::int64_t v) {
+    Node n;
+    n.kind = Kind::kInteger;
+    n.integer = v;
+    return n;
+  }
+  static Node float_value(float v) {
+    Node n;
+    n.kind = Kind::kFloat;
+    n.number = v;
+    return n;
+  }
+  static Node f32(std::vector<float> const& v) {
+    Node n;
+    n.kind = Kind::kF32Array;
+    n.floats = v;
+    return n;
+  }
+  template <class T>
+  static Node typed(Kind k, std::vector<T> const& v) {
+    Node n;
+    n.kind = k;
+    n.ints.assign(v.begin(), v.end());
+    return n;
+  }
+  Node& set(std::string const& key, Node value) {
+    auto it = std::lower_bound(members.begin(), members.end(), key,
+                               [](auto const& m, std::string const& k) { return m.first < k; });
+    if (it != members.end() && it->first == key) {
+      it->second = std::move(value);
+      return it->second;
+    }
+    return members.insert(it, {key, std::move(value)})->second;
+  }
+};
+
+Node strings(std::vector<std::string> const& v) {
+  Node a = Node::array();
+  for (auto const& s : v) a.items.push_back(Node::string(s));
   return a;
 }
 
-float_json float_array(std::vector<float> const& v) {
-  float_json a = float_json::array();
-  for (float x : v) a.push_back(x);
+Node ints_generic(std::vector<int> const& v) {
+  Node a = Node::array();
+  for (int x : v) a.items.push_back(Node::integer_value(x));
   return a;
 }
 
-float_json string_array(std::vector<std::string> const& v) {
-  float_json a = float_json::array();
-  for (auto const& x : v) a.push_back(x);
-  return a;
+/// nlohmann::json (objective config, attributes) -> Node.
+Node from_json(nlohmann::json const& j) {
+  switch (j.type()) {
+    case nlohmann::json::value_t::object: {
+      Node o = Node::object();
+      for (auto const& [k, v] : j.items()) o.set(k, from_json(v));
+      return o;
+    }
+    case nlohmann::json::value_t::array: {
+      Node a = Node::array();
+      for (auto const& v : j) a.items.push_back(from_json(v));
+      return a;
+    }
+    case nlohmann::json::value_t::string: return Node::string(j.get<std::string>());
+    case nlohmann::json::value_t::number_integer:
+    case nlohmann::json::value_t::number_unsigned: return Node::integer_value(j.get<std::int64_t>());
+    case nlohmann::json::value_t::number_float: return Node::float_value(static_cast<float>(j.get<double>()));
+    case nlohmann::json::value_t::boolean: return Node::integer_value(j.get<bool>() ? 1 : 0);
+    default: return Node::string("");
+  }
 }
 
-/// Converts a double-typed nlohmann::json (objective config, attributes) to float_json.
-float_json to_float_json(nlohmann::json const& j) {
-  return float_json::parse(j.dump());
-}
-
-float_json tree_to_json(TreeModel const& t, int id, int num_feature) {
+Node tree_node(TreeModel const& t, int id, int num_feature) {
   std::size_t const n = t.num_nodes();
   auto check = [&](std::size_t len, char const* field, std::size_t per_node = 1) {
     if (len != n * per_node)
@@ -55,32 +133,242 @@ float_json tree_to_json(TreeModel const& t, int id, int num_feature) {
   // vector-leaf trees (size_leaf_vector k > 1) keep k base weights per node
   check(t.base_weights.size(), "base_weights", static_cast<std::size_t>(std::max(t.size_leaf_vector, 1)));
   if (!t.split_type.empty()) check(t.split_type.size(), "split_type");
-  float_json j = float_json::object();
-  j["base_weights"] = float_array(t.base_weights);
-  j["categories"] = int_array(t.categories);
-  j["categories_nodes"] = int_array(t.categories_nodes);
-  j["categories_segments"] = int_array(t.categories_segments);
-  j["categories_sizes"] = int_array(t.categories_sizes);
-  j["default_left"] = int_array(t.default_left);
-  j["id"] = id;
-  j["left_children"] = int_array(t.left_children);
-  j["loss_changes"] = float_array(t.loss_changes);
-  // Upstream writes Node::Parent(), the 31-bit field: 2147483647 for the root.
+  using K = Node::Kind;
+  Node j = Node::object();
+  j.set("base_weights", Node::f32(t.base_weights));
+  j.set("categories", Node::typed(K::kI32Array, t.categories));
+  j.set("categories_nodes", Node::typed(K::kI32Array, t.categories_nodes));
+  j.set("categories_segments", Node::typed(K::kI64Array, t.categories_segments));
+  j.set("categories_sizes", Node::typed(K::kI64Array, t.categories_sizes));
+  j.set("default_left", Node::typed(K::kU8Array, t.default_left));
+  j.set("id", Node::integer_value(id));
+  j.set("left_children", Node::typed(K::kI32Array, t.left_children));
+  j.set("loss_changes", Node::f32(t.loss_changes));
+  // Upstream's RegTree writes Node::Parent(), the 31-bit field: 2147483647 for the root; its
+  // MultiTargetTree (vector leaves) writes -1.
   std::vector<std::int64_t> parents(t.parents.begin(), t.parents.end());
   for (auto& p : parents)
-    if (p < 0) p = 2147483647;
-  j["parents"] = int_array(parents);
-  j["right_children"] = int_array(t.right_children);
-  j["split_conditions"] = float_array(t.split_conditions);
-  j["split_indices"] = int_array(t.split_indices);
-  j["split_type"] = t.split_type.empty() ? int_array(std::vector<std::uint8_t>(n, 0)) : int_array(t.split_type);
-  j["sum_hessian"] = float_array(t.sum_hessian);
-  j["tree_param"] = {{"num_deleted", "0"},
-                     {"num_feature", std::to_string(t.num_feature > 0 ? t.num_feature : num_feature)},
-                     {"num_nodes", std::to_string(n)},
-                     {"size_leaf_vector", std::to_string(t.size_leaf_vector)}};
-  if (t.size_leaf_vector > 1) j["leaf_weights"] = float_array(t.leaf_weights);
+    if (p < 0 && t.size_leaf_vector <= 1) p = 2147483647;
+  j.set("parents", Node::typed(K::kI32Array, parents));
+  j.set("right_children", Node::typed(K::kI32Array, t.right_children));
+  j.set("split_conditions", Node::f32(t.split_conditions));
+  j.set("split_indices", Node::typed(K::kI32Array, t.split_indices));
+  j.set("split_type", t.split_type.empty() ? Node::typed(K::kU8Array, std::vector<std::uint8_t>(n, 0))
+                                           : Node::typed(K::kU8Array, t.split_type));
+  j.set("sum_hessian", Node::f32(t.sum_hessian));
+  Node tp = Node::object();
+  tp.set("num_deleted", Node::string("0"));
+  tp.set("num_feature", Node::string(std::to_string(t.num_feature > 0 ? t.num_feature : num_feature)));
+  tp.set("num_nodes", Node::string(std::to_string(n)));
+  tp.set("size_leaf_vector", Node::string(std::to_string(t.size_leaf_vector)));
+  j.set("tree_param", std::move(tp));
+  if (t.size_leaf_vector > 1) j.set("leaf_weights", Node::f32(t.leaf_weights));
   return j;
+}
+
+Node model_node(Model const& m) {
+  if (m.tree_info.size() != m.trees.size())
+    throw std::runtime_error("save_model: tree_info has " + std::to_string(m.tree_info.size()) + " entries for " +
+                             std::to_string(m.trees.size()) + " trees");
+  Node trees = Node::array();
+  for (std::size_t t = 0; t < m.trees.size(); ++t)
+    trees.items.push_back(tree_node(m.trees[t], static_cast<int>(t), m.num_feature));
+  std::vector<int> indptr = m.iteration_indptr;
+  if (indptr.empty()) indptr.push_back(0);
+  using K = Node::Kind;
+  Node cats = Node::object();
+  cats.set("enc", Node::array());
+  cats.set("feature_segments", Node::typed(K::kI32Array, std::vector<int>{}));
+  cats.set("sorted_idx", Node::typed(K::kI32Array, std::vector<int>{}));
+  Node gbparam = Node::object();
+  gbparam.set("num_parallel_tree", Node::string(std::to_string(m.num_parallel_tree)));
+  gbparam.set("num_trees", Node::string(std::to_string(m.trees.size())));
+  Node model = Node::object();
+  model.set("cats", std::move(cats));
+  model.set("gbtree_model_param", std::move(gbparam));
+  model.set("iteration_indptr", ints_generic(indptr));
+  model.set("tree_info", ints_generic(m.tree_info));
+  model.set("trees", std::move(trees));
+  Node gbtree = Node::object();
+  gbtree.set("model", std::move(model));
+  gbtree.set("name", Node::string("gbtree"));
+  Node booster;
+  if (m.booster == "dart") {
+    std::vector<float> wd = m.weight_drop;
+    if (wd.empty()) wd.assign(m.trees.size(), 1.0f);
+    booster = Node::object();
+    booster.set("gbtree", std::move(gbtree));
+    booster.set("name", Node::string("dart"));
+    Node w = Node::array();  // upstream stores weight_drop as a generic array of numbers
+    for (float x : wd) w.items.push_back(Node::float_value(x));
+    booster.set("weight_drop", std::move(w));
+  } else {
+    booster = std::move(gbtree);
+  }
+  std::string bs = "[";
+  for (std::size_t i = 0; i < m.base_score.size(); ++i) bs += (i ? "," : "") + upstream_float_string(m.base_score[i]);
+  bs += "]";
+  Node lmp = Node::object();
+  lmp.set("base_score", Node::string(bs));
+  lmp.set("boost_from_average", Node::string(m.boost_from_average ? "1" : "0"));
+  lmp.set("num_class", Node::string(std::to_string(m.num_class)));
+  lmp.set("num_feature", Node::string(std::to_string(m.num_feature)));
+  lmp.set("num_target", Node::string(std::to_string(m.num_target)));
+  Node objective;
+  if (m.objective_config.is_object() && !m.objective_config.empty()) {
+    objective = from_json(m.objective_config);
+  } else {
+    objective = Node::object();
+    objective.set("name", Node::string(m.objective));
+  }
+  Node learner = Node::object();
+  learner.set("attributes", m.attributes.is_object() ? from_json(m.attributes) : Node::object());
+  learner.set("feature_names", strings(m.feature_names));
+  learner.set("feature_types", strings(m.feature_types));
+  learner.set("gradient_booster", std::move(booster));
+  learner.set("learner_model_param", std::move(lmp));
+  learner.set("objective", std::move(objective));
+  Node doc = Node::object();
+  doc.set("learner", std::move(learner));
+  doc.set("version", ints_generic({m.version[0], m.version[1], m.version[2]}));
+  return doc;
+}
+
+// ---- text JSON (upstream JsonWriter: compact, numbers via ToChars)
+
+void write_json(Node const& n, std::string& out) {
+  using K = Node::Kind;
+  switch (n.kind) {
+    case K::kObject: {
+      out += '{';
+      bool first = true;
+      for (auto const& [k, v] : n.members) {
+        if (!first) out += ',';
+        first = false;
+        out += nlohmann::json(k).dump();
+        out += ':';
+        write_json(v, out);
+      }
+      out += '}';
+      break;
+    }
+    case K::kArray: {
+      out += '[';
+      for (std::size_t i = 0; i < n.items.size(); ++i) {
+        if (i) out += ',';
+        write_json(n.items[i], out);
+      }
+      out += ']';
+      break;
+    }
+    case K::kF32Array: {
+      out += '[';
+      for (std::size_t i = 0; i < n.floats.size(); ++i) {
+        if (i) out += ',';
+        out += upstream_float_string(n.floats[i]);
+      }
+      out += ']';
+      break;
+    }
+    case K::kI32Array:
+    case K::kI64Array:
+    case K::kU8Array: {
+      out += '[';
+      for (std::size_t i = 0; i < n.ints.size(); ++i) {
+        if (i) out += ',';
+        out += std::to_string(n.ints[i]);
+      }
+      out += ']';
+      break;
+    }
+    case K::kString: out += nlohmann::json(n.str).dump(); break;
+    case K::kInteger: out += std::to_string(n.integer); break;
+    case K::kFloat: out += upstream_float_string(n.number); break;
+  }
+}
+
+// ---- UBJSON (upstream UBJWriter: big-endian, 'L' lengths, typed arrays, no container end for arrays)
+
+template <class T>
+void put_be(std::string& out, T v) {
+  unsigned char b[sizeof(T)];
+  std::memcpy(b, &v, sizeof(T));
+  for (std::size_t i = 0; i < sizeof(T); ++i) out += static_cast<char>(b[sizeof(T) - 1 - i]);
+}
+
+void put_length(std::string& out, std::size_t n) {
+  out += 'L';
+  put_be<std::int64_t>(out, static_cast<std::int64_t>(n));
+}
+
+void write_ubj(Node const& n, std::string& out) {
+  using K = Node::Kind;
+  auto typed_header = [&](char t, std::size_t count) {
+    out += '[';
+    out += '$';
+    out += t;
+    out += '#';
+    put_length(out, count);
+  };
+  switch (n.kind) {
+    case K::kObject:
+      out += '{';
+      for (auto const& [k, v] : n.members) {
+        put_length(out, k.size());
+        out += k;
+        write_ubj(v, out);
+      }
+      out += '}';
+      break;
+    case K::kArray:
+      out += '[';
+      out += '#';
+      put_length(out, n.items.size());
+      for (auto const& v : n.items) write_ubj(v, out);
+      break;
+    case K::kF32Array:
+      typed_header('d', n.floats.size());
+      for (float v : n.floats) put_be<float>(out, v);
+      break;
+    case K::kI32Array:
+      typed_header('l', n.ints.size());
+      for (auto v : n.ints) put_be<std::int32_t>(out, static_cast<std::int32_t>(v));
+      break;
+    case K::kI64Array:
+      typed_header('L', n.ints.size());
+      for (auto v : n.ints) put_be<std::int64_t>(out, v);
+      break;
+    case K::kU8Array:
+      typed_header('U', n.ints.size());
+      for (auto v : n.ints) out += static_cast<char>(static_cast<std::uint8_t>(v));
+      break;
+    case K::kString:
+      out += 'S';
+      put_length(out, n.str.size());
+      out += n.str;
+      break;
+    case K::kInteger: {
+      std::int64_t const i = n.integer;  // smallest type, strict bounds as upstream
+      if (i > INT8_MIN && i < INT8_MAX) {
+        out += 'i';
+        put_be<std::int8_t>(out, static_cast<std::int8_t>(i));
+      } else if (i > INT16_MIN && i < INT16_MAX) {
+        out += 'I';
+        put_be<std::int16_t>(out, static_cast<std::int16_t>(i));
+      } else if (i > INT32_MIN && i < INT32_MAX) {
+        out += 'l';
+        put_be<std::int32_t>(out, static_cast<std::int32_t>(i));
+      } else {
+        out += 'L';
+        put_be<std::int64_t>(out, i);
+      }
+      break;
+    }
+    case K::kFloat:
+      out += 'd';
+      put_be<float>(out, n.number);
+      break;
+  }
 }
 
 void write_atomic(std::string const& path, std::string const& bytes) {
@@ -117,64 +405,20 @@ std::string upstream_float_string(float v) {
   auto res = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific);
   std::string s(buf, res.ptr);  // e.g. "1.985e+00"
   auto const e = s.find('e');
-  std::string mant = s.substr(0, e);
   int const exp = std::atoi(s.c_str() + e + 1);
-  return mant + "E" + std::to_string(exp);
+  return s.substr(0, e) + "E" + std::to_string(exp);
 }
 
-float_json model_to_json(Model const& m) {
-  if (m.tree_info.size() != m.trees.size())
-    throw std::runtime_error("save_model: tree_info has " + std::to_string(m.tree_info.size()) + " entries for " +
-                             std::to_string(m.trees.size()) + " trees");
-  float_json trees = float_json::array();
-  for (std::size_t t = 0; t < m.trees.size(); ++t) trees.push_back(tree_to_json(m.trees[t], static_cast<int>(t), m.num_feature));
-  std::vector<int> indptr = m.iteration_indptr;
-  if (indptr.empty()) indptr.push_back(0);
-  float_json model = float_json::object();
-  model["cats"] = {{"enc", float_json::array()}, {"feature_segments", float_json::array()}, {"sorted_idx", float_json::array()}};
-  model["gbtree_model_param"] = {{"num_parallel_tree", std::to_string(m.num_parallel_tree)},
-                                 {"num_trees", std::to_string(m.trees.size())}};
-  model["iteration_indptr"] = int_array(indptr);
-  model["tree_info"] = int_array(m.tree_info);
-  model["trees"] = std::move(trees);
-  float_json gbtree = {{"model", std::move(model)}, {"name", "gbtree"}};
-  float_json booster;
-  if (m.booster == "dart") {
-    std::vector<float> wd = m.weight_drop;
-    if (wd.empty()) wd.assign(m.trees.size(), 1.0f);
-    booster = {{"gbtree", std::move(gbtree)}, {"name", "dart"}, {"weight_drop", float_array(wd)}};
-  } else {
-    booster = std::move(gbtree);
-  }
-  std::string bs = "[";
-  for (std::size_t i = 0; i < m.base_score.size(); ++i) bs += (i ? "," : "") + upstream_float_string(m.base_score[i]);
-  bs += "]";
-  float_json objective = m.objective_config.is_object() && !m.objective_config.empty()
-                             ? to_float_json(m.objective_config)
-                             : float_json{{"name", m.objective}};
-  float_json attrs = m.attributes.is_object() ? to_float_json(m.attributes) : float_json::object();
-  float_json learner = float_json::object();
-  learner["attributes"] = std::move(attrs);
-  learner["feature_names"] = string_array(m.feature_names);
-  learner["feature_types"] = string_array(m.feature_types);
-  learner["gradient_booster"] = std::move(booster);
-  learner["learner_model_param"] = {{"base_score", bs},
-                                    {"boost_from_average", m.boost_from_average ? "1" : "0"},
-                                    {"num_class", std::to_string(m.num_class)},
-                                    {"num_feature", std::to_string(m.num_feature)},
-                                    {"num_target", std::to_string(m.num_target)}};
-  learner["objective"] = std::move(objective);
-  float_json doc = float_json::object();
-  doc["learner"] = std::move(learner);
-  doc["version"] = {m.version[0], m.version[1], m.version[2]};
-  return doc;
+std::string model_to_json_bytes(Model const& m) {
+  std::string out;
+  write_json(model_node(m), out);
+  return out;
 }
-
-std::string model_to_json_bytes(Model const& m) { return model_to_json(m).dump(); }
 
 std::string model_to_ubjson_bytes(Model const& m) {
-  std::vector<std::uint8_t> out = float_json::to_ubjson(model_to_json(m), /*use_size=*/true, /*use_type=*/false);
-  return std::string(out.begin(), out.end());
+  std::string out;
+  write_ubj(model_node(m), out);
+  return out;
 }
 
 void save_model(Model const& m, std::string const& path) {

@@ -6,32 +6,23 @@
 /// GBTreeModel::SaveModel, src/gbm/gbtree.cc Dart::SaveModel, src/tree/tree_model.cc
 /// RegTree::SaveModel): keys sorted, base_score a JSON-array string of shortest float32 text in
 /// upstream's "1.985E0" style, root parent 2147483647, tree_param values as strings.
-/// Numbers: float32 fields are float32 in the document (text JSON: shortest round-trip float32
-/// digits; UBJSON: 'd' float32), integers as integers. UBJSON arrays are written untyped (each
-/// element with its own marker), which upstream reads through its generic-array path.
+/// Serialised like upstream's JsonWriter/UBJWriter (src/common/json.cc): text JSON compact with
+/// float32 numbers as shortest round-trip digits in "9.624231E-1" form; UBJSON big-endian with
+/// 'L'-length keys, typed arrays (f32 'd', i32 'l', i64 'L', u8 'U') for tree fields and integers
+/// in the smallest marker. For a model upstream 3.2 wrote, the bytes are identical to upstream's.
 /// Output bytes are a pure function of the Model (deterministic).
 #include "core/model.hpp"
 
-#include <nlohmann/json.hpp>
-
-#include <cstdint>
-#include <map>
 #include <string>
-#include <vector>
 
 namespace kboost {
-
-/// nlohmann::json with float32 numbers, so dumps print shortest float32 digits and UBJSON writes 'd'.
-using float_json = nlohmann::basic_json<std::map, std::vector, std::string, bool, std::int64_t, std::uint64_t, float>;
 
 /// Upstream's float text (src/common/charconv.cc ToChars, ryu-based): shortest round-trip digits
 /// in scientific form "d[.ddd]E<exp>", e.g. 0.5f -> "5E-1", 1.985f -> "1.985E0", 0 -> "0E0".
 std::string upstream_float_string(float v);
 
-/// The model document. Throws std::runtime_error when array lengths in a tree disagree.
-float_json model_to_json(Model const& model);
-
-/// Text JSON bytes (compact, as upstream's default `save_model("x.json")`).
+/// Text JSON bytes (compact, as upstream's `save_model("x.json")`). Throws std::runtime_error
+/// when a tree's array lengths disagree or tree_info does not match the trees.
 std::string model_to_json_bytes(Model const& model);
 
 /// UBJSON bytes.
