@@ -1,9 +1,13 @@
 // Training is bit-identical across runs, backends and thread counts: the saved model bytes of two
 // runs on TEST_EXECSPACE agree, and (in the OpenMP binary, run at 1 and 2 threads) agree with
 // Kokkos::Serial in the same process. Covers missing values (agaricus is sparse), depthwise and
-// lossguide growth, regression with row/column sampling, multiclass and eval sets.
+// lossguide growth, regression with row/column sampling, multiclass and eval sets. Every backend
+// (CUDA and HIP included) also reproduces the committed tree fingerprints.
 #include <catch2/catch_test_macros.hpp>
 
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
 #include <map>
 #include <string>
 #include <utility>
@@ -25,8 +29,54 @@ std::string train_bytes(std::map<std::string, std::string> const& kv, kboost::Ho
   return kboost::model_to_json_bytes(b.model());
 }
 
-void check_bits(std::map<std::string, std::string> const& kv, kboost::HostDMatrix const& d,
+/// FNV-1a 64 over the bits of every tree array: a backend-independent fingerprint of the trees
+/// (independent of the writer's text formatting).
+std::string tree_fingerprint(kboost::Model const& m) {
+  std::uint64_t h = 1469598103934665603ull;
+  auto mix = [&](void const* p, std::size_t n) {
+    auto const* c = static_cast<unsigned char const*>(p);
+    for (std::size_t i = 0; i < n; ++i) h = (h ^ c[i]) * 1099511628211ull;
+  };
+  for (auto const& t : m.trees) {
+    mix(t.left_children.data(), t.left_children.size() * 4);
+    mix(t.right_children.data(), t.right_children.size() * 4);
+    mix(t.split_indices.data(), t.split_indices.size() * 4);
+    mix(t.split_conditions.data(), t.split_conditions.size() * 4);
+    mix(t.default_left.data(), t.default_left.size());
+    mix(t.base_weights.data(), t.base_weights.size() * 4);
+    mix(t.loss_changes.data(), t.loss_changes.size() * 4);
+    mix(t.sum_hessian.data(), t.sum_hessian.size() * 4);
+  }
+  char buf[20];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  return buf;
+}
+
+/// Fingerprints every backend must reproduce (tests/golden/train_fingerprints.txt, "name hash" lines,
+/// written by the Serial backend when KBOOST_WRITE_TRAIN_FINGERPRINTS=1).
+void check_fingerprint(std::string const& name, kboost::Model const& m) {
+  std::string const path = kboost::test::golden_path("train_fingerprints.txt");
+  std::string const fp = tree_fingerprint(m);
+  if (std::getenv("KBOOST_WRITE_TRAIN_FINGERPRINTS") && std::string(TEST_BACKEND) == "SERIAL") {
+    std::ofstream(path, std::ios::app) << name << " " << fp << "\n";
+    return;
+  }
+  std::ifstream in(path);
+  std::map<std::string, std::string> want;
+  std::string k, v;
+  while (in >> k >> v) want[k] = v;
+  INFO("fingerprint of " << name);
+  REQUIRE(want.count(name) == 1);
+  CHECK(fp == want[name]);
+}
+
+void check_bits(std::string const& name, std::map<std::string, std::string> const& kv, kboost::HostDMatrix const& d,
                 kboost::HostDMatrix const& eval) {
+  {
+    kboost::BasicBooster<TEST_EXECSPACE> b;
+    b.train(kboost::parse_params(kv), d, {{"eval", eval}});
+    check_fingerprint(name, b.model());
+  }
   std::string const a = train_bytes<TEST_EXECSPACE>(kv, d, eval);
   std::string const b = train_bytes<TEST_EXECSPACE>(kv, d, eval);
   REQUIRE(a.size() > 1000);
@@ -46,10 +96,10 @@ TEST_CASE("train " TEST_BACKEND ": model bytes identical across runs and backend
   auto const agaricus = kboost::read_dataset(shared_path("data/agaricus/agaricus.txt.train"), lib);
   auto const agaricus_test = kboost::read_dataset(shared_path("data/agaricus/agaricus.txt.test"), lib);
   SECTION("binary:logistic depthwise, sparse (missing) input") {
-    check_bits({{"objective", "binary:logistic"}, {"num_round", "5"}, {"max_depth", "6"}}, agaricus, agaricus_test);
+    check_bits("agaricus_depthwise", {{"objective", "binary:logistic"}, {"num_round", "5"}, {"max_depth", "6"}}, agaricus, agaricus_test);
   }
   SECTION("lossguide with max_leaves, gamma, alpha, max_delta_step") {
-    check_bits({{"objective", "binary:logistic"}, {"num_round", "4"}, {"grow_policy", "lossguide"},
+    check_bits("agaricus_lossguide", {{"objective", "binary:logistic"}, {"num_round", "4"}, {"grow_policy", "lossguide"},
                 {"max_leaves", "12"}, {"max_depth", "0"}, {"gamma", "0.1"}, {"alpha", "0.5"},
                 {"max_delta_step", "1"}},
                agaricus, agaricus_test);
@@ -58,7 +108,7 @@ TEST_CASE("train " TEST_BACKEND ": model bytes identical across runs and backend
     kboost::ReadOptions csv;
     csv.label_column = "median_house_value";
     auto const housing = kboost::read_dataset(shared_path("data/california_housing/housing.csv"), csv);
-    check_bits({{"objective", "reg:squarederror"}, {"num_round", "4"}, {"subsample", "0.7"},
+    check_bits("housing_sampling", {{"objective", "reg:squarederror"}, {"num_round", "4"}, {"subsample", "0.7"},
                 {"colsample_bytree", "0.8"}, {"colsample_bylevel", "0.9"}, {"colsample_bynode", "0.8"},
                 {"seed", "7"}},
                housing, housing);
@@ -67,6 +117,6 @@ TEST_CASE("train " TEST_BACKEND ": model bytes identical across runs and backend
     kboost::ReadOptions tsv;
     tsv.label_column = "0";
     auto const mc = kboost::read_dataset(shared_path("data/lightgbm_multiclass/multiclass.test"), tsv);
-    check_bits({{"objective", "multi:softprob"}, {"num_class", "5"}, {"num_round", "2"}, {"max_depth", "4"}}, mc, mc);
+    check_bits("multiclass", {{"objective", "multi:softprob"}, {"num_class", "5"}, {"num_round", "2"}, {"max_depth", "4"}}, mc, mc);
   }
 }
