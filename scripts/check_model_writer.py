@@ -102,8 +102,11 @@ def trained(build):
                 df = pd.read_csv(test)
                 df.pop("median_house_value")
                 df["ocean_proximity"] = df["ocean_proximity"].astype("category").cat.codes
-                d = xgb.DMatrix(df.to_numpy(np.float32))
+                d = None
             b = xgb.Booster(model_file=model)
+            if d is None:  # CSV: kboost keeps the header's feature names (and "c" for the string column)
+                d = xgb.DMatrix(df.to_numpy(np.float32), feature_names=b.feature_names, feature_types=b.feature_types,
+                                enable_categorical=True)
             up = b.predict(d, output_margin=True)
             good = same_bits(mine.reshape(up.shape), up)
             print(f"trained {name}{ext}: upstream loads it; predictions {'equal' if good else 'DIFFER'}"
