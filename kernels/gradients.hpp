@@ -27,8 +27,7 @@ namespace detail {
 
 template <class Mem>
 struct GradientFunctor {
-  ObjectiveKind kind;
-  ObjectiveParams p;  // only the scalars are read on the device
+  ObjectiveKind kind;  // (no std::string members: the functor is copied to the device bitwise)
   int n_groups;
   Kokkos::View<const float**, Kokkos::LayoutRight, Mem> margin;
   Kokkos::View<const float*, Mem> label;
@@ -146,7 +145,7 @@ void compute_gradients(ExecutionSpace const& space, ObjectiveParams const& param
                              std::to_string(groups) + ", labels " + std::to_string(label.extent(0)) +
                              ", weights " + std::to_string(weight.extent(0)) + ")");
   }
-  detail::GradientFunctor<Mem> f{kind, ObjectiveParams{}, groups, margin, label, weight, gpair,
+  detail::GradientFunctor<Mem> f{kind, groups, margin, label, weight, gpair,
                                  params.scale_pos_weight, params.tweedie_variance_power, params.huber_slope,
                                  params.poisson_max_delta_step};
   int bad = 0;
