@@ -187,6 +187,7 @@ class HistogramBuilder {
           Kokkos::parallel_for(Kokkos::TeamThreadRange(m, nb),
                                [&](std::uint32_t j) { local(j) = GradientPairInt64{}; });
           m.team_barrier();
+          bool const alone = m.team_size() == 1;  // host backends: a team of one needs no atomics
           Kokkos::parallel_for(Kokkos::TeamThreadRange(m, t.end - t.begin), [&](std::int32_t j) {
             std::int32_t const row = ridx(t.begin + j);
             GradientPairInt64 const g = gpair(row);
@@ -194,8 +195,13 @@ class HistogramBuilder {
             for (std::int32_t f = f0; f < f1; ++f) {
               std::int32_t const b = bins(row, f);
               if (b < 0) continue;
-              Kokkos::atomic_add(&local(b - b0).grad, g.grad);
-              Kokkos::atomic_add(&local(b - b0).hess, g.hess);
+              if (alone) {
+                local(b - b0).grad += g.grad;
+                local(b - b0).hess += g.hess;
+              } else {
+                Kokkos::atomic_add(&local(b - b0).grad, g.grad);
+                Kokkos::atomic_add(&local(b - b0).hess, g.hess);
+              }
             }
           });
           m.team_barrier();

@@ -27,6 +27,7 @@ class RowPartitioner {
       : ridx_(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::partition::ridx"), n_rows),
         tmp_(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::partition::tmp"), n_rows),
         scan_(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::partition::scan"), n_rows + 1),
+        tmp_flag_(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::partition::flag"), n_rows),
         n_left_("kboost::partition::n_left", 0) {}
 
   /// All rows in the root, in order.
@@ -69,51 +70,62 @@ class RowPartitioner {
       }
       return p < d(a).end ? a : -1;
     };
-    // 1. count: exclusive scan of go-left flags over [lo, hi); scan(p - lo) = lefts before p.
+    // 1. decide once per position (the only random access into bins): flag = −1 outside the split
+    //    segments, else 2·segment + go_left.
+    auto flag = tmp_flag_;
+    Kokkos::parallel_for(
+        "kboost::partition::decide", Kokkos::RangePolicy<ExecutionSpace>(space, lo, hi), KOKKOS_LAMBDA(std::int64_t p64) {
+          std::int32_t const p = static_cast<std::int32_t>(p64);
+          int const k = find(p);
+          std::int32_t f = -1;
+          if (k >= 0) {
+            PartitionSplit const s = d(k);
+            std::int32_t const b = bins(ridx(p), s.feature);
+            f = 2 * k + ((b < 0 ? s.default_left != 0 : b <= s.split_bin) ? 1 : 0);
+          }
+          flag(p - lo) = f;
+        });
+    // 2. count: exclusive scan of go-left flags over [lo, hi); scan(p - lo) = lefts before p.
     Kokkos::parallel_scan(
         "kboost::partition::scan", Kokkos::RangePolicy<ExecutionSpace>(space, lo, hi),
         KOKKOS_LAMBDA(std::int64_t p64, std::int32_t & acc, bool final) {
           std::int32_t const p = static_cast<std::int32_t>(p64);
-          int const k = find(p);
-          std::int32_t flag = 0;
-          if (k >= 0) {
-            PartitionSplit const s = d(k);
-            std::int32_t const b = bins(ridx(p), s.feature);
-            flag = (b < 0 ? s.default_left != 0 : b <= s.split_bin) ? 1 : 0;
-          }
+          std::int32_t const f = flag(p - lo);
           if (final) scan(p - lo) = acc;
-          acc += flag;
+          acc += f >= 0 ? (f & 1) : 0;
           if (final && p == hi - 1) scan(hi - lo) = acc;
         });
     Kokkos::parallel_for(
         "kboost::partition::count", Kokkos::RangePolicy<ExecutionSpace>(space, 0, ns), KOKKOS_LAMBDA(int k) {
           n_left(k) = scan(d(k).end - lo) - scan(d(k).begin - lo);
         });
-    // 2. place: lefts first, then rights, each in parent order.
+    // 3. place: lefts first, then rights, each in parent order (positions outside stay).
     Kokkos::parallel_for(
-        "kboost::partition::place", Kokkos::RangePolicy<ExecutionSpace>(space, lo, hi), KOKKOS_LAMBDA(std::int32_t p) {
-          int const k = find(p);
-          if (k < 0) {
+        "kboost::partition::place", Kokkos::RangePolicy<ExecutionSpace>(space, lo, hi), KOKKOS_LAMBDA(std::int64_t p64) {
+          std::int32_t const p = static_cast<std::int32_t>(p64);
+          std::int32_t const f = flag(p - lo);
+          if (f < 0) {
             tmp(p) = ridx(p);
             return;
           }
+          int const k = f >> 1;
           PartitionSplit const s = d(k);
           std::int32_t const lefts_before = scan(p - lo) - scan(s.begin - lo);
-          bool const left = scan(p + 1 - lo) != scan(p - lo);
-          std::int32_t const pos = left ? s.begin + lefts_before
-                                        : s.begin + n_left(k) + (p - s.begin - lefts_before);
+          std::int32_t const pos = (f & 1) ? s.begin + lefts_before
+                                           : s.begin + n_left(k) + (p - s.begin - lefts_before);
           tmp(pos) = ridx(p);
         });
+    // tmp holds [lo, hi) placed and nothing else that matters: copy the range back.
     Kokkos::parallel_for(
         "kboost::partition::copy_back", Kokkos::RangePolicy<ExecutionSpace>(space, lo, hi),
-        KOKKOS_LAMBDA(std::int32_t p) { ridx(p) = tmp(p); });
+        KOKKOS_LAMBDA(std::int64_t p) { ridx(p) = tmp(p); });
     auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), n_left);
     for (int k = 0; k < ns; ++k) result[k] = h(k);
     return result;
   }
 
  private:
-  Kokkos::View<std::int32_t*, Mem> ridx_, tmp_, scan_, n_left_;
+  Kokkos::View<std::int32_t*, Mem> ridx_, tmp_, scan_, tmp_flag_, n_left_;
   Kokkos::View<PartitionSplit*, Mem> desc_;
 };
 
