@@ -123,24 +123,28 @@ std::vector<float> estimate_base_score(ObjectiveParams const& params, std::vecto
   switch (k) {
     case ObjectiveKind::kSoftprob:
     case ObjectiveKind::kSoftmax: {
-      std::vector<double> freq(static_cast<std::size_t>(n_groups), 0.0);
+      // MulticlassInitEstimation: float histogram of (weighted) labels, divided by the double weight
+      // sum, log(freq + kRtEps) in float, minus the mean (accumulated in double) in float.
+      std::vector<float> hist(static_cast<std::size_t>(n_groups), 0.0f);
       double total = 0;
       for (std::size_t i = 0; i < labels.size(); ++i) {
-        double const w = weights.empty() ? 1.0 : weights[i];
+        float const w = weights.empty() ? 1.0f : weights[i];
         int const c = static_cast<int>(labels[i]);
-        if (c < 0 || c >= n_groups)
+        if (c < 0 || c >= n_groups || static_cast<float>(c) != labels[i])
           throw std::runtime_error("base_score: label " + std::to_string(labels[i]) + " of row " + std::to_string(i) +
-                                   " is not in [0, num_class)");
-        freq[static_cast<std::size_t>(c)] += w;
+                                   " is not a class in [0, num_class)");
+        hist[static_cast<std::size_t>(c)] += w;
         total += w;
       }
-      double mean_log = 0;
-      for (auto& f : freq) {
-        f = std::log(std::max(f / total, 1e-16));
-        mean_log += f / n_groups;
+      double mean = 0;
+      for (auto& h : hist) {
+        float const freq = static_cast<float>(h / total);
+        h = pmath::logf(freq + 1e-6f);
+        mean += h;
       }
+      float const m = static_cast<float>(mean / n_groups);
       std::vector<float> out;
-      for (double f : freq) out.push_back(static_cast<float>(f - mean_log));
+      for (float h : hist) out.push_back(h - m);
       return out;
     }
     case ObjectiveKind::kAbsoluteError: return {quantile(0.5, labels, weights)};

@@ -17,8 +17,8 @@ namespace kboost {
 ///    0 (FitStump: -Σg/Σh in double) mapped through the output transform;
 ///  - reg:pseudohubererror, reg:squaredlogerror: the Newton step from 0;
 ///  - reg:absoluteerror: weighted median (common::Quantile / WeightedQuantile at 0.5);
-///  - multi:*: log(class frequency) − mean over classes (n_groups values). Upstream 3.2 reaches
-///    this with an iterative fit, so kboost agrees to ~1e-6 relative, not bit for bit.
+///  - multi:*: log(class frequency + 1e-6) − mean over classes (n_groups values), in float as
+///    upstream's MulticlassInitEstimation (multiclass_obj).
 /// Throws std::runtime_error on empty labels or size mismatch.
 std::vector<float> estimate_base_score(ObjectiveParams const& params, std::vector<float> const& labels,
                                        std::vector<float> const& weights, int n_groups);
