@@ -78,7 +78,7 @@ struct GradientFunctor {
       }
       case ObjectiveKind::kPseudoHuber: {
         float const z = margin(i, 0) - y;
-        float const scale_sqrt = Kokkos::Experimental::sqrt(1 + (z * z) / (slope * slope));
+        float const scale_sqrt = compat::math::sqrt(1 + (z * z) / (slope * slope));
         float const g = z / scale_sqrt;
         float const scale = slope * slope + z * z;
         float const h = slope * slope / (scale * scale_sqrt);
