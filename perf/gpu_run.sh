@@ -51,7 +51,7 @@ if [ "$stage" = all ] || [ "$stage" = check ]; then
   {
     echo "test,result,seconds"
     grep -E '^ *[0-9]+/[0-9]+ Test +#[0-9]+: ' "$out/ctest.log" |
-      sed -E 's/^ *[0-9]+\/[0-9]+ Test +#[0-9]+: ([^ ]+) [ .*]*([A-Za-z*]+[A-Za-z ]*) +([0-9.]+) sec.*/\1,\2,\3/'
+      sed -E 's/^ *[0-9]+\/[0-9]+ Test +#[0-9]+: ([^ ]+) [ .*]*([A-Za-z*]+( [A-Za-z]+)*) +([0-9.]+) sec.*/\1,\2,\4/'
     grep -E 'All tests passed|test cases:|assertions:' "$out/ctest.log" | sed 's/^/# /'
   } >"$out/tests.csv"
 
@@ -61,7 +61,7 @@ if [ "$stage" = all ] || [ "$stage" = check ]; then
     --objective binary:logistic --num-round 3 --max_depth 4 --model-out "$san/m.json" --quiet)
   predict_args=(predict --model "$san/m.json" --data "$KBOOST_SHARED/data/agaricus/agaricus.txt.test"
     --format libsvm --out "$san/p.csv")
-  echo "tool,run,exit,errors,summary" >"$out/sanitizer.csv"
+  echo "tool,run,exit,errors,warnings,summary" >"$out/sanitizer.csv"
   for tool in memcheck racecheck; do
     for run in train predict; do
       if [ $run = train ]; then args=("${train_args[@]}"); else args=("${predict_args[@]}"); fi
@@ -72,8 +72,10 @@ if [ "$stage" = all ] || [ "$stage" = check ]; then
         "$sanitizer" --tool $tool "${extra[@]}" --error-exitcode 3 "$build/kboost" "${args[@]}"
       rc=$?
       summary=$(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|LEAK SUMMARY' "$out/sanitizer_${tool}_${run}.log" | tr '\n' ' ' | tr ',' ';')
-      errors=$(echo "$summary" | grep -oE '[0-9]+ (error|hazard)' | head -1 | grep -oE '^[0-9]+')
-      echo "$tool,$run,$rc,${errors:-?},$summary" >>"$out/sanitizer.csv"
+      # memcheck: "ERROR SUMMARY: N errors"; racecheck: "(N errors; M warnings)" (warnings: possible hazards)
+      errors=$(echo "$summary" | grep -oE '[0-9]+ errors?' | head -1 | grep -oE '^[0-9]+')
+      warnings=$(echo "$summary" | grep -oE '[0-9]+ warnings?' | head -1 | grep -oE '^[0-9]+')
+      echo "$tool,$run,$rc,${errors:-?},${warnings:-0},$summary" >>"$out/sanitizer.csv"
     done
   done
   rm -rf "$san"
