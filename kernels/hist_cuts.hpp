@@ -11,15 +11,18 @@
 /// like upstream's WQSummary. Features with <= max_bin distinct values get one bin per distinct
 /// value (exactly upstream); verified bit for bit against xgboost 3.2's CPU cuts also for features
 /// with more distinct values (tests/tst_cuts.hpp). Each feature is sketched sequentially on the host
-/// (features spread over host threads), so the result is independent of backend and thread count.
+/// (features spread over std::threads), so the result is independent of backend and thread count.
 /// See kernels/hist_cuts.cpp.
 #include "core/compat.hpp"
 
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace kboost {
@@ -68,23 +71,31 @@ HistogramCuts<Mem> sketch_cuts(ExecutionSpace const& space, Kokkos::View<const f
     throw std::runtime_error("sketch_cuts: max_bin must be at least 2, got " + std::to_string(max_bin));
   }
   // Features are independent and each is sketched sequentially over its rows, so spreading the
-  // features over host threads does not change any bit.
+  // features over host threads does not change any bit. std::thread rather than a Kokkos host
+  // policy: device builds often have a Serial host space (the CUDA build here), and the sketch is
+  // most of a GPU fit's time.
   std::vector<FeatureCuts> per_feature(features);
-  Kokkos::parallel_for(
-      "kboost::hist_cuts::sketch_features",
-      Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace, Kokkos::Schedule<Kokkos::Dynamic>>(0, features),
-      [&](std::size_t f) {
-        std::vector<float> col, wcol;
-        col.reserve(rows);
-        for (std::size_t i = 0; i < rows; ++i) {
-          float const v = hX(i, f);
-          if (v != v) continue;  // NaN = missing
-          col.push_back(v);
-          if (weighted) wcol.push_back(hw(i));
-        }
-        per_feature[f] = sketch_feature(col, wcol, max_bin);
-      });
-  Kokkos::DefaultHostExecutionSpace().fence();
+  std::atomic<std::size_t> next{0};
+  auto worker = [&]() {
+    std::vector<float> col, wcol;
+    for (std::size_t f = next++; f < features; f = next++) {
+      col.clear();
+      wcol.clear();
+      for (std::size_t i = 0; i < rows; ++i) {
+        float const v = hX(i, f);
+        if (v != v) continue;  // NaN = missing
+        col.push_back(v);
+        if (weighted) wcol.push_back(hw(i));
+      }
+      per_feature[f] = sketch_feature(col, wcol, max_bin);
+    }
+  };
+  std::size_t const n_threads =
+      std::max<std::size_t>(1, std::min<std::size_t>(features, std::thread::hardware_concurrency()));
+  std::vector<std::thread> pool;
+  for (std::size_t t = 1; t < n_threads; ++t) pool.emplace_back(worker);
+  worker();
+  for (auto& t : pool) t.join();
   std::vector<std::uint32_t> ptrs(features + 1, 0);
   std::vector<float> values, mins(features);
   for (std::size_t f = 0; f < features; ++f) {
