@@ -90,6 +90,9 @@ void predict_forest(ExecutionSpace const& space, DeviceForest<MemorySpace> const
   bool const dart = f.tree_weight.extent(0) > 0;
   bool const vector_leaf = f.vector_leaf;
   PredictKernelParams const prm = p;
+  constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemorySpace>::accessible;
+  // Level-synchronous walk when a thread has the whole block (host, team size 1, R <= 64).
+  bool const level_sync = host && p.team_size == 1 && R <= 64;
 
   Kokkos::parallel_for(
       "kboost::predict::forest", policy, KOKKOS_LAMBDA(member_t const& m) {
@@ -110,14 +113,47 @@ void predict_forest(ExecutionSpace const& space, DeviceForest<MemorySpace> const
         m.team_barrier();
         for (int c0 = tb; c0 < te; c0 += C) {
           int const nc = (te - c0) < C ? (te - c0) : C;
-          // Leaves of (tree, row) pairs; rows fastest so neighbouring threads share a tree.
-          Kokkos::parallel_for(Kokkos::TeamThreadRange(m, nc * nr), [&](int k) {
-            int const t = k / nr, r = k % nr;
-            float const* x = stage ? &xs(r * n_feat) : &X(row0 + r, 0);
-            std::int32_t const l = traverse_tree(f, c0 + t, x, prm.missing);
-            if (prm.pred_leaf) out(row0 + r, c0 - tb + t) = static_cast<float>(f.node_ids(l));
-            else leaf(r * C + t) = l;
-          });
+          if (level_sync) {
+            // Host: a thread walks one dense tree for all rows of the block level by level, so the
+            // block's independent node loads overlap (upstream's array_tree_layout.h does the same).
+            Kokkos::parallel_for(Kokkos::TeamThreadRange(m, nc), [&](int t) {
+              int const tree = c0 + t;
+              if (f.tree_dense(tree)) {
+                std::int32_t pos[64];
+                std::int32_t const base = f.tree_begin(tree);
+                for (int r = 0; r < nr; ++r) pos[r] = 0;
+                bool moved = true;
+                while (moved) {
+                  moved = false;
+                  for (int r = 0; r < nr; ++r) {
+                    PredictNode const n = f.nodes(base + pos[r]);
+                    if (n.flags & PredictNode::kLeaf) continue;
+                    moved = true;
+                    float const v = stage ? xs(r * n_feat + n.feature) : X(row0 + r, n.feature);
+                    bool const left = split_goes_left(f, base + pos[r], n, v, prm.missing);
+                    pos[r] = 2 * pos[r] + 1 + (left ? 0 : 1);
+                  }
+                }
+                for (int r = 0; r < nr; ++r) leaf(r * C + t) = base + pos[r];
+              } else {
+                for (int r = 0; r < nr; ++r) {
+                  float const* x = stage ? &xs(r * n_feat) : &X(row0 + r, 0);
+                  leaf(r * C + t) = traverse_tree(f, tree, x, prm.missing);
+                }
+              }
+              if (prm.pred_leaf)
+                for (int r = 0; r < nr; ++r) out(row0 + r, tree - tb) = static_cast<float>(f.node_ids(leaf(r * C + t)));
+            });
+          } else {
+            // Leaves of (tree, row) pairs; rows fastest so neighbouring threads share a tree.
+            Kokkos::parallel_for(Kokkos::TeamThreadRange(m, nc * nr), [&](int k) {
+              int const t = k / nr, r = k % nr;
+              float const* x = stage ? &xs(r * n_feat) : &X(row0 + r, 0);
+              std::int32_t const l = traverse_tree(f, c0 + t, x, prm.missing);
+              if (prm.pred_leaf) out(row0 + r, c0 - tb + t) = static_cast<float>(f.node_ids(l));
+              else leaf(r * C + t) = l;
+            });
+          }
           m.team_barrier();
           if (!prm.pred_leaf) {
             // Fixed order: each row adds its leaves tree by tree.

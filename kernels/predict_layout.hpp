@@ -96,6 +96,21 @@ DeviceForest<MemorySpace> upload_forest(HostForest const& h) {
   return d;
 }
 
+/// Split decision at pool slot `slot` (node `n`) for value `v`: missing (NaN or `missing`) -> default
+/// child; categorical: left iff the category is negative, >= 2^24, or not in the node's (right-going)
+/// set (upstream common::Decision); numerical: left iff v < threshold (upstream GetNextNode).
+template <class Forest>
+KOKKOS_INLINE_FUNCTION bool split_goes_left(Forest const& f, std::int32_t slot, PredictNode const& n, float v, float missing) {
+  if (v != v || v == missing) return (n.flags & PredictNode::kDefaultLeft) != 0;
+  if (n.flags & PredictNode::kCategorical) {
+    if (v < 0.0f || v >= 16777216.0f) return true;
+    std::int32_t const c = static_cast<std::int32_t>(v);
+    std::int32_t const w = c >> 5;
+    return w >= f.cat_words(slot) || ((f.cat_bits(f.cat_begin(slot) + w) >> (c & 31)) & 1u) == 0;
+  }
+  return v < n.value;
+}
+
 /// Pool position of the leaf that row `x` (features contiguous, x[f]) reaches in tree `t`.
 /// Missing: NaN or equal to `missing`; goes to the default child. Categorical: left iff the
 /// category is negative, >= 2^24, or not in the node's (right-going) set (upstream common::Decision).
@@ -107,21 +122,7 @@ KOKKOS_INLINE_FUNCTION std::int32_t traverse_tree(Forest const& f, int t, float 
   while (true) {
     PredictNode const n = f.nodes(base + p);
     if (n.flags & PredictNode::kLeaf) return base + p;
-    float const v = x[n.feature];
-    bool left;
-    if (v != v || v == missing) {
-      left = (n.flags & PredictNode::kDefaultLeft) != 0;
-    } else if (n.flags & PredictNode::kCategorical) {
-      if (v < 0.0f || v >= 16777216.0f) {
-        left = true;
-      } else {
-        std::int32_t const c = static_cast<std::int32_t>(v);
-        std::int32_t const w = c >> 5;
-        left = w >= f.cat_words(base + p) || ((f.cat_bits(f.cat_begin(base + p) + w) >> (c & 31)) & 1u) == 0;
-      }
-    } else {
-      left = v < n.value;
-    }
+    bool const left = split_goes_left(f, base + p, n, x[n.feature], missing);
     p = (dense ? 2 * p + 1 : n.child) + (left ? 0 : 1);
   }
 }
