@@ -3,6 +3,8 @@
 /// file can be written.
 #include "core/tune_store.hpp"
 
+#include "core/atomic_file.hpp"
+
 #include <Kokkos_Core.hpp>
 #include <nlohmann/json.hpp>
 
@@ -117,21 +119,10 @@ void TuneStore::put(std::string const& key, std::int64_t value) {
   nlohmann::json values = read_values(file_, device_key_);
   values[key] = value;
   nlohmann::json const doc = {{"format", 1}, {"build", build_key()}, {"device", device_key_}, {"values", values}};
-  fs::path const tmp = path.string() + ".tmp." + std::to_string(::getpid());
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out << doc.dump(2) << '\n';
-    out.flush();
-    if (!out) {
-      fs::remove(tmp, ec);
-      file_.clear();  // not writable: memory only from now on
-      return;
-    }
-  }
-  fs::rename(tmp, path, ec);
-  if (ec) {
-    fs::remove(tmp, ec);
-    file_.clear();
+  try {
+    write_file_atomic(path.string(), doc.dump(2) + "\n");
+  } catch (std::exception const&) {
+    file_.clear();  // not writable: memory only from now on
   }
 }
 

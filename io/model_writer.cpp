@@ -7,6 +7,8 @@
 /// and for the verbatim objective/attribute objects.
 #include "io/model_writer.hpp"
 
+#include "core/atomic_file.hpp"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -371,30 +373,6 @@ void write_ubj(Node const& n, std::string& out) {
   }
 }
 
-void write_atomic(std::string const& path, std::string const& bytes) {
-  namespace fs = std::filesystem;
-  fs::path const target(path);
-  fs::path tmp = target;
-  tmp += ".tmp." + std::to_string(::getpid());
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw std::runtime_error(path + ": cannot open temporary file " + tmp.string() + " for writing");
-    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    out.flush();
-    if (!out) {
-      std::error_code ec;
-      fs::remove(tmp, ec);
-      throw std::runtime_error(path + ": write failed");
-    }
-  }
-  std::error_code ec;
-  fs::rename(tmp, target, ec);
-  if (ec) {
-    fs::remove(tmp, ec);
-    throw std::runtime_error(path + ": cannot rename temporary file into place: " + ec.message());
-  }
-}
-
 }  // namespace
 
 std::string upstream_float_string(float v) {
@@ -423,7 +401,7 @@ std::string model_to_ubjson_bytes(Model const& m) {
 
 void save_model(Model const& m, std::string const& path) {
   bool const ubj = path.size() >= 4 && path.compare(path.size() - 4, 4, ".ubj") == 0;
-  write_atomic(path, ubj ? model_to_ubjson_bytes(m) : model_to_json_bytes(m));
+  write_file_atomic(path, ubj ? model_to_ubjson_bytes(m) : model_to_json_bytes(m));
 }
 
 }  // namespace kboost

@@ -1,6 +1,8 @@
 /// Prediction writer: CSV (max_digits10, round-trips bit-exactly) or HDF5 (float32 dataset), atomic.
 #include "io/prediction_writer.hpp"
 
+#include "core/atomic_file.hpp"
+
 #include <hdf5.h>
 #include <unistd.h>
 
@@ -80,11 +82,11 @@ void write_predictions(std::string const& path,
     fail(path, std::to_string(column_names.size()) + " column names for " + std::to_string(preds.extent(1)) +
                    " prediction columns");
   // Temp file in the same directory, so the rename is atomic on one file system.
-  std::string const tmp = path + ".tmp." + std::to_string(::getpid());
+  std::string const tmp = temp_path_for(path);
   try {
     if (is_hdf5_path(path)) write_h5(tmp, path, preds, column_names);
     else write_csv(tmp, path, preds, column_names);
-    std::filesystem::rename(tmp, path);
+    commit_temp_file(tmp, path);
   } catch (...) {
     std::error_code ec;
     std::filesystem::remove(tmp, ec);

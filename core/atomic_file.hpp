@@ -1,0 +1,20 @@
+#pragma once
+/// \file atomic_file.hpp
+/// Atomic file writes: everything kboost writes (models, predictions, the tune store) goes to a
+/// temporary file in the target's directory and is renamed into place, so a reader never sees a
+/// half-written file and a failed write leaves the old file intact.
+#include <string>
+
+namespace kboost {
+
+/// Temporary path beside `path` (same directory, so the rename is atomic): `path.tmp.<pid>`.
+std::string temp_path_for(std::string const& path);
+
+/// Renames `tmp` onto `path`. On failure removes `tmp` and throws std::runtime_error naming `path`.
+void commit_temp_file(std::string const& tmp, std::string const& path);
+
+/// Writes `bytes` to `path` atomically (temp_path_for + commit_temp_file). Throws std::runtime_error
+/// naming `path` when the temporary file cannot be written or renamed; `path` is then unchanged.
+void write_file_atomic(std::string const& path, std::string const& bytes);
+
+}  // namespace kboost
