@@ -78,6 +78,7 @@ std::string column_desc(std::size_t c, std::vector<std::string> const& names) {
 }  // namespace
 
 HostDMatrix read_csv(std::string const& path, ReadOptions const& opt) {
+  DatasetInfo const* const ref = opt.category_reference;
   std::string const text = slurp(path);
   std::string_view body = text;
   if (body.substr(0, 3) == "\xEF\xBB\xBF") body.remove_prefix(3);  // UTF-8 byte-order mark (Excel)
@@ -189,8 +190,16 @@ HostDMatrix read_csv(std::string const& path, ReadOptions const& opt) {
   std::vector<std::vector<std::string_view>> raw_cols(n_cols);
   {
     std::vector<int> need;
+    // With a reference (eval file coded like the training file), its text columns need their text
+    // even where this file happens to hold only numbers ("1", "2" as category strings).
+    std::vector<bool> ref_text(n_cols, false);
+    if (ref != nullptr) {
+      if (label_col >= 0 && !ref->label_classes.empty()) ref_text[label_col] = true;
+      for (std::size_t j = 0; j < feature_cols.size(); ++j)
+        if (ref->categories.count(static_cast<int>(j)) > 0) ref_text[feature_cols[j]] = true;
+    }
     for (std::size_t c = 0; c < n_cols; ++c)
-      if (stats[c].n_strings > 0 || static_cast<int>(c) == qid_col) need.push_back(static_cast<int>(c));
+      if (stats[c].n_strings > 0 || static_cast<int>(c) == qid_col || ref_text[c]) need.push_back(static_cast<int>(c));
     for (int c : need) raw_cols[c].resize(n_rows);
     if (!need.empty()) {
       for (std::size_t r = 0; r < n_rows; ++r) {
@@ -201,18 +210,37 @@ HostDMatrix read_csv(std::string const& path, ReadOptions const& opt) {
   }
   auto raw_column = [&](int c) -> std::vector<std::string_view> const& { return raw_cols[c]; };
   // Distinct non-missing strings in sorted order, and every row's code (NaN when missing).
-  auto encode = [&](int c, std::vector<std::string>& categories) {
+  // With `reference` (the training file's codes), a string not in it is missing, or an error naming
+  // `unknown_desc` when that is given (labels).
+  auto encode = [&](int c, std::vector<std::string>& categories, std::vector<std::string> const* reference,
+                    std::string const& unknown_desc) {
     auto const& raw = raw_column(c);
     std::vector<std::string_view> distinct;
-    for (auto f : raw)
-      if (!is_missing(f)) distinct.push_back(f);
-    std::sort(distinct.begin(), distinct.end());
-    distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+    if (reference != nullptr) {
+      distinct.assign(reference->begin(), reference->end());
+    } else {
+      for (auto f : raw)
+        if (!is_missing(f)) distinct.push_back(f);
+      std::sort(distinct.begin(), distinct.end());
+      distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+    }
     std::unordered_map<std::string_view, float> code;
     for (std::size_t k = 0; k < distinct.size(); ++k) code.emplace(distinct[k], static_cast<float>(k));
     categories.assign(distinct.begin(), distinct.end());
-    for (std::size_t r = 0; r < n_rows; ++r)
-      vals[(r + row0) * n_cols + c] = is_missing(raw[r]) ? kNaN : code.at(raw[r]);
+    for (std::size_t r = 0; r < n_rows; ++r) {
+      float v = kNaN;
+      if (!is_missing(raw[r])) {
+        auto it = code.find(raw[r]);
+        if (it != code.end()) {
+          v = it->second;
+        } else if (!unknown_desc.empty()) {
+          fail(path, line_no[r + row0], unknown_desc,
+               "'" + std::string(raw[r]) + "' is not one of the " + std::to_string(distinct.size()) +
+                   " classes of the reference (training) data " + ref->source);
+        }
+      }
+      vals[(r + row0) * n_cols + c] = v;
+    }
   };
 
   HostDMatrix m;
@@ -222,13 +250,20 @@ HostDMatrix read_csv(std::string const& path, ReadOptions const& opt) {
   if (label_col >= 0) {
     auto const& st = stats[label_col];
     std::string const desc = column_desc(label_col, names) + " (label)";
-    if (st.n_strings > 0 && st.n_numbers > 0) {
+    bool const ref_labels = ref != nullptr && !ref->label_classes.empty();
+    if (st.n_strings > 0 && st.n_numbers > 0 && !ref_labels) {
       auto const& raw = raw_column(label_col);
       for (std::size_t r = 0; r < n_rows; ++r)
         if (!is_missing(raw[r]) && !parse_float(raw[r]))
           fail(path, line_no[r + row0], desc, "label '" + std::string(raw[r]) + "' is not a number");
     }
-    if (st.n_strings > 0) encode(label_col, m.info.label_classes);  // all-text labels: class codes
+    if (ref != nullptr && !ref_labels && st.n_strings > 0)
+      fail(path, st.first_string_line, desc, "text label in a file whose reference (training) data " + ref->source +
+                                                 " has numeric labels");
+    if (ref_labels)
+      encode(label_col, m.info.label_classes, &ref->label_classes, desc);
+    else if (st.n_strings > 0)
+      encode(label_col, m.info.label_classes, nullptr, "");  // all-text labels: class codes
     std::vector<float> label(n_rows);
     for (std::size_t r = 0; r < n_rows; ++r) {
       float v = vals[(r + row0) * n_cols + label_col];
@@ -271,10 +306,15 @@ HostDMatrix read_csv(std::string const& path, ReadOptions const& opt) {
 
   for (std::size_t j = 0; j < feature_cols.size(); ++j) {
     int c = feature_cols[j];
-    if (stats[c].n_strings == 0) continue;
+    auto ref_it = ref != nullptr ? ref->categories.find(static_cast<int>(j)) : std::map<int, std::vector<std::string>>::const_iterator{};
+    bool const has_ref = ref != nullptr && ref_it != ref->categories.end();
+    if (stats[c].n_strings == 0 && !has_ref) continue;
+    if (ref != nullptr && !has_ref)
+      fail(path, stats[c].first_string_line, column_desc(c, names),
+           "text in a column that is numeric in the reference (training) data " + ref->source);
     if (m.info.feature_types.empty()) m.info.feature_types.assign(m.n_features, FeatureType::kNumerical);
     m.info.feature_types[j] = FeatureType::kCategorical;
-    encode(c, m.info.categories[static_cast<int>(j)]);
+    encode(c, m.info.categories[static_cast<int>(j)], has_ref ? &ref_it->second : nullptr, "");
   }
   if (!names.empty()) {
     for (int c : feature_cols) m.info.feature_names.push_back(names[c]);

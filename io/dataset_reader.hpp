@@ -48,6 +48,11 @@ struct ReadOptions {
   bool auto_side_files = false;
   std::size_t num_features = 0;  ///< 0 = from the data; else force this width (error if data is wider)
   std::vector<int> categorical_columns;  ///< force these (0-based feature index) categorical
+  /// Code text columns and string labels with these codes (the training file's info) instead of
+  /// this file's own sorted distinct strings, so an eval file means what the training file did.
+  /// A category not in the reference reads as missing; a label class not in it is an error (file,
+  /// line). Text in a column the reference read as numbers is an error. CSV only; not owned.
+  DatasetInfo const* category_reference = nullptr;
 };
 
 /// Read `path` into host memory.
