@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 
@@ -113,6 +114,39 @@ float quantile(double alpha, std::vector<float> const& y, std::vector<float> con
 
 }  // namespace
 
+void check_labels(ObjectiveParams const& params, float const* labels, std::size_t n, std::string const& source) {
+  ObjectiveKind const k = objective_kind(params.name);
+  auto fail = [&](std::size_t i, std::string const& need) {
+    std::ostringstream v;
+    v << labels[i];
+    throw std::runtime_error((source.empty() ? std::string("training data") : source) + ": label " + v.str() +
+                             " of row " + std::to_string(i + 1) + " (1-based) " + need + ", which " + params.name +
+                             " requires");
+  };
+  for (std::size_t i = 0; i < n; ++i) {
+    float const y = labels[i];
+    switch (k) {
+      case ObjectiveKind::kLogistic:
+      case ObjectiveKind::kLogitRaw:
+        if (!(y >= 0.0f && y <= 1.0f)) fail(i, "is outside [0, 1]");
+        break;
+      case ObjectiveKind::kSoftprob:
+      case ObjectiveKind::kSoftmax:
+        if (params.num_class >= 2 && !(y >= 0.0f && y < static_cast<float>(params.num_class) && std::floor(y) == y))
+          fail(i, "is not a class in [0, num_class = " + std::to_string(params.num_class) + ")");
+        break;
+      case ObjectiveKind::kPoisson:
+      case ObjectiveKind::kTweedie:
+        if (!(y >= 0.0f)) fail(i, "is negative");
+        break;
+      case ObjectiveKind::kGamma:
+        if (!(y > 0.0f)) fail(i, "is not positive");
+        break;
+      default: break;
+    }
+  }
+}
+
 std::vector<float> estimate_base_score(ObjectiveParams const& params, std::vector<float> const& labels,
                                        std::vector<float> const& weights, int n_groups) {
   if (labels.empty()) throw std::runtime_error("base_score: no labels to estimate the intercept from");
@@ -131,8 +165,8 @@ std::vector<float> estimate_base_score(ObjectiveParams const& params, std::vecto
         float const w = weights.empty() ? 1.0f : weights[i];
         int const c = static_cast<int>(labels[i]);
         if (c < 0 || c >= n_groups || static_cast<float>(c) != labels[i])
-          throw std::runtime_error("base_score: label " + std::to_string(labels[i]) + " of row " + std::to_string(i) +
-                                   " is not a class in [0, num_class)");
+          throw std::runtime_error("base_score: label " + std::to_string(labels[i]) + " of row " + std::to_string(i + 1) +
+                                   " (1-based) is not a class in [0, num_class)");
         hist[static_cast<std::size_t>(c)] += w;
         total += w;
       }

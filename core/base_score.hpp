@@ -6,6 +6,8 @@
 /// WeightedSampleMean / Quantile, src/objective/multiclass_obj.cu).
 #include "core/objective.hpp"
 
+#include <cstddef>
+#include <string>
 #include <vector>
 
 namespace kboost {
@@ -20,6 +22,13 @@ namespace kboost {
 ///  - multi:*: log(class frequency + 1e-6) − mean over classes (n_groups values), in float as
 ///    upstream's MulticlassInitEstimation (multiclass_obj).
 /// Throws std::runtime_error on empty labels or size mismatch.
+/// Checks training labels (n values) against what the objective requires, before any intercept
+/// is estimated, as upstream's CheckLabel (src/objective/regression_loss.h LogisticRegression:
+/// "label must be in [0,1] for logistic regression"; multiclass_obj: "label must be in
+/// [0, num_class)"; count:poisson: non-negative; reg:gamma, reg:tweedie: non-negative/positive).
+/// Throws std::runtime_error naming `source` (the file), the label and its 1-based row.
+void check_labels(ObjectiveParams const& params, float const* labels, std::size_t n, std::string const& source);
+
 std::vector<float> estimate_base_score(ObjectiveParams const& params, std::vector<float> const& labels,
                                        std::vector<float> const& weights, int n_groups);
 
