@@ -203,7 +203,7 @@ TrainParams parse_params(std::map<std::string, std::string> const& kv) {
   return p;
 }
 
-std::map<std::string, std::string> read_config_file(std::string const& path) {
+std::map<std::string, std::string> read_config_file(std::string const& path, std::map<std::string, int>* key_lines) {
   std::ifstream in(path);
   if (!in) throw std::runtime_error(path + ": cannot open config file");
   std::map<std::string, std::string> out;
@@ -228,6 +228,7 @@ std::map<std::string, std::string> read_config_file(std::string const& path) {
     std::string key = trim(line.substr(0, eq)), value = trim(line.substr(eq + 1));
     if (key.empty()) throw std::runtime_error(path + ":" + std::to_string(lineno) + ": empty key");
     if (value.size() >= 2 && value.front() == '"' && value.back() == '"') value = value.substr(1, value.size() - 2);
+    if (key_lines != nullptr) (*key_lines)[key] = lineno;
     if (key == "eval_metric" && out.count(key)) {
       out[key] += "," + value;
     } else {

@@ -68,8 +68,10 @@ TrainParams parse_params(std::map<std::string, std::string> const& kv);
 /// Reads an XGBoost CLI config file: `key = value` lines, `#` starts a comment, blank lines
 /// ignored, values may be double-quoted. A repeated `eval_metric` accumulates (comma-joined);
 /// other repeated keys keep the last value. Throws std::runtime_error naming file and line on a
-/// line without '=' or with an empty key, or when the file cannot be read.
-std::map<std::string, std::string> read_config_file(std::string const& path);
+/// line without '=' or with an empty key, or when the file cannot be read. `key_lines`, when given,
+/// receives each key's (last) 1-based line, so later errors can name it.
+std::map<std::string, std::string> read_config_file(std::string const& path,
+                                                    std::map<std::string, int>* key_lines = nullptr);
 
 /// The objective part of TrainParams (count:poisson's max_delta_step defaults to 0.7).
 ObjectiveParams objective_params(TrainParams const& p);
