@@ -13,6 +13,7 @@
 
 #include "apps/commands.hpp"
 #include "apps/read_options.hpp"
+#include "core/base_score.hpp"
 #include "core/booster.hpp"
 #include "core/params.hpp"
 #include "io/dataset_reader.hpp"
@@ -22,7 +23,7 @@ namespace {
 
 struct TrainArgs {
   std::string data, config, model_out, objective;
-  int num_round = -1;
+  std::string num_round;  ///< as given ("" = not given); parse_params checks it (num_round >= 0)
   std::vector<std::string> evals;
   ReadOptions read;
   bool quiet = false;
@@ -46,17 +47,27 @@ std::map<std::string, std::string> extra_params(std::vector<std::string> const& 
     }
     for (char& c : a)
       if (c == '-') c = '_';
-    out[a] = value;
+    if (a == "eval_metric" && out.count(a))  // repeated --eval_metric accumulates, as in config files
+      out[a] += "," + value;
+    else
+      out[a] = value;
   }
   return out;
 }
 
 int run(TrainArgs const& a, std::vector<std::string> const& rest) {
   std::map<std::string, std::string> kv;
-  if (!a.config.empty()) kv = read_config_file(a.config);
-  for (auto const& [k, v] : extra_params(rest)) kv[k] = v;
+  std::map<std::string, int> config_lines;
+  if (!a.config.empty()) kv = read_config_file(a.config, &config_lines);
+  for (auto const& [k, v] : extra_params(rest)) {
+    kv[k] = v;
+    config_lines.erase(k);  // given on the command line: an error in it is not the config file's
+  }
   if (!a.objective.empty()) kv["objective"] = a.objective;
-  if (a.num_round >= 0) kv["num_round"] = std::to_string(a.num_round);
+  if (!a.num_round.empty()) {
+    kv["num_round"] = a.num_round;
+    config_lines.erase("num_round");
+  }
   // The config-file keys of upstream's CLI that name files, not parameters.
   std::string data = a.data, model_out = a.model_out;
   std::vector<std::string> evals = a.evals;
@@ -79,15 +90,34 @@ int run(TrainArgs const& a, std::vector<std::string> const& rest) {
   }
   if (data.empty()) throw std::runtime_error("train: --data is required");
   if (model_out.empty()) throw std::runtime_error("train: --model-out is required");
+  // An unknown key from the config file: name the file and line.
+  for (auto const& [k, line] : config_lines) {
+    if (kv.count(k) == 0) continue;
+    try {
+      parse_params({{k, kv.at(k)}});
+    } catch (std::runtime_error const& e) {
+      if (std::string(e.what()).rfind("unknown parameter", 0) == 0)
+        throw std::runtime_error(a.config + ":" + std::to_string(line) + ": " + e.what());
+    }
+  }
   TrainParams const p = parse_params(kv);
 
   HostDMatrix dtrain = read_dataset(data, a.read);
+  // Labels the objective cannot take, named by file and row before any intercept is estimated.
+  if (dtrain.label.extent(0) > 0)
+    check_labels(objective_params(p), dtrain.label.data(), dtrain.label.extent(0), data);
   std::vector<std::pair<std::string, HostDMatrix>> eval_sets;
   for (auto const& e : evals) {
     auto eq = e.find('=');
     if (eq == std::string::npos || eq == 0) throw std::runtime_error("train: --eval expects name=file, got '" + e + "'");
     ReadOptions ro = a.read;
     ro.num_features = dtrain.n_features;
+    ro.category_reference = &dtrain.info;  // same category and label-class codes as the training file
+    // --weight-file/--group-file (and <data>.weight/.group) describe the training file's rows only;
+    // weight/qid columns still apply (an eval file has the training file's layout).
+    ro.weight_file.clear();
+    ro.group_file.clear();
+    ro.auto_side_files = false;
     eval_sets.emplace_back(e.substr(0, eq), read_dataset(e.substr(eq + 1), ro));
   }
   Booster booster;
@@ -103,12 +133,16 @@ Runner add_train(CLI::App& app) {
   auto args = std::make_shared<TrainArgs>();
   CLI::App* sub = app.add_subcommand("train", "train a gradient-boosted tree model (XGBoost hist, GPU semantics)");
   sub->allow_extras();
-  sub->add_option("--data", args->data, "training data file");
+  sub->add_option("--data", args->data, "REQUIRED (or data in --config): training data file");
   sub->add_option("--objective", args->objective, "objective, e.g. binary:logistic, reg:squarederror");
-  sub->add_option("--num-round,--num_round", args->num_round, "boosting rounds");
+  sub->add_option("--num-round,--num_round", args->num_round, "boosting rounds (>= 0, default 10)");
   sub->add_option("--eval", args->evals, "name=file, scored after every round (repeatable)");
   sub->add_option("--config", args->config, "XGBoost CLI style config file (key = value lines)");
-  sub->add_option("--model-out,--model_out", args->model_out, "output model (.json, or .ubj for UBJSON)");
+  sub->add_option("--model-out,--model_out", args->model_out,
+                  "REQUIRED (or model_out in --config): output model (.json, or .ubj for UBJSON)");
+  sub->footer(
+      "Any XGBoost training parameter can be given as --name value or --name=value (e.g. --max_depth 6,\n"
+      "--eta 0.3, --eval_metric auc; dashes and underscores are the same; --eval_metric repeats accumulate).");
   sub->add_flag("--quiet", args->quiet, "no per-round evaluation lines or phase times");
   add_read_options(sub, args->read);
   return [args, sub] { return run(*args, sub->remaining()); };
