@@ -12,7 +12,8 @@ int main(int argc, char** argv) {
   CLI::App app{"kboost: gradient-boosted decision trees on Kokkos, compatible with XGBoost"};
   app.require_subcommand(1);
   int threads = 0;
-  app.add_option("--threads,--nthread", threads, "host threads for the OpenMP backend (default: OMP_NUM_THREADS)");
+  app.add_option("--threads,--nthread", threads, "host threads for the OpenMP backend (default: OMP_NUM_THREADS)")
+      ->check(CLI::Range(0, 1 << 20));
   auto run_info = kboost::cli::add_info(app);
   auto run_train = kboost::cli::add_train(app);
   auto run_predict = kboost::cli::add_predict(app);
