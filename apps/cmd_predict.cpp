@@ -22,7 +22,7 @@ namespace kboost::cli {
 namespace {
 
 struct PredictArgs {
-  std::string model, data, out, iteration_range;
+  std::string model, data, out, iteration_range, reference_data;
   ReadOptions read;
   bool output_margin = false, pred_leaf = false, timing = false;
   float missing = std::numeric_limits<float>::quiet_NaN();
@@ -53,6 +53,24 @@ std::string stats(std::vector<double> v) {
   return s.str();
 }
 
+/// Category lists of a training file: its per-column strings in the codes training used.
+std::vector<FeatureCategories> reference_encoder(std::string const& path, ReadOptions ro, HostDMatrix const& data) {
+  ro.num_features = 0;
+  HostDMatrix ref = read_dataset(path, ro);
+  std::vector<FeatureCategories> enc(data.n_features);
+  for (auto const& kv : ref.info.categories) {
+    auto j = static_cast<std::size_t>(kv.first);
+    // Match by name when both files have headers (the label column may sit elsewhere), else by index.
+    if (j < ref.info.feature_names.size() && !data.info.feature_names.empty()) {
+      auto it = std::find(data.info.feature_names.begin(), data.info.feature_names.end(), ref.info.feature_names[j]);
+      if (it == data.info.feature_names.end()) continue;
+      j = static_cast<std::size_t>(it - data.info.feature_names.begin());
+    }
+    if (j < enc.size()) enc[j].strings = kv.second;
+  }
+  return enc;
+}
+
 int run(PredictArgs const& a) {
   using exec = Kokkos::DefaultExecutionSpace;
   using mem = exec::memory_space;
@@ -60,6 +78,13 @@ int run(PredictArgs const& a) {
   ReadOptions ro = a.read;
   if (ro.num_features == 0 && model.num_feature > 0) ro.num_features = static_cast<std::size_t>(model.num_feature);
   HostDMatrix data = read_dataset(a.data, ro);
+  if (!a.reference_data.empty()) {
+    if (model.has_category_encoder())
+      throw std::runtime_error(a.model + ": the model stores its own category lists; --reference-data is not needed");
+    recode_categories(reference_encoder(a.reference_data, a.read, data), data);
+  } else {
+    recode_categories(model.category_encoder, data);
+  }
   auto X_host = densify(Kokkos::DefaultHostExecutionSpace(), data);
 
   Predictor<exec> predictor(std::move(model));
@@ -114,6 +139,8 @@ Runner add_predict(CLI::App& app) {
   sub->add_option("--missing-value", a->missing, "numeric value treated as missing (NaN always is)");
   sub->add_flag("--timing", a->timing, "report host-to-device, kernel and device-to-host times");
   sub->add_option("--repeat", a->repeat, "repeat the prediction N times (for --timing)")->check(CLI::PositiveNumber);
+  sub->add_option("--reference-data", a->reference_data,
+                  "training file whose text columns give the category codes (for models trained on text columns)");
   add_read_options(sub, a->read);
   return [a] { return run(*a); };
 }

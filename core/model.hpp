@@ -33,6 +33,16 @@ struct TreeModel {
   bool is_leaf(std::size_t i) const { return left_children[i] == -1; }
 };
 
+/// One feature's entry of the category encoder XGBoost >= 3.1 stores in a model
+/// (gradient_booster.model.cats.enc, upstream src/data/cat_container.cc): the raw training
+/// categories, whose POSITION is the code the trees split on. Exactly one list is non-empty for a
+/// categorical feature; both are empty for a numerical one.
+struct FeatureCategories {
+  std::vector<std::string> strings;  ///< string categories (pandas object/string categories)
+  std::vector<double> numbers;       ///< numeric categories (pandas integer/float categories)
+  bool empty() const { return strings.empty() && numbers.empty(); }
+};
+
 /// A whole booster as XGBoost saves it.
 struct Model {
   std::array<int, 3> version{3, 2, 0};     ///< XGBoost version that wrote the file
@@ -51,6 +61,16 @@ struct Model {
   std::vector<float> weight_drop;          ///< DART per-tree weights (empty = all 1)
   std::vector<std::string> feature_names, feature_types;
   nlohmann::json attributes = nlohmann::json::object();  ///< e.g. best_iteration, best_score
+  /// Category encoder (one entry per feature) when the model stores one (XGBoost >= 3.1); empty
+  /// otherwise. Inputs must then be re-coded through it (see io/model_reader.hpp recode_categories).
+  std::vector<FeatureCategories> category_encoder;
+
+  /// True when the model holds a category encoder with at least one categorical feature.
+  bool has_category_encoder() const {
+    for (auto const& f : category_encoder)
+      if (!f.empty()) return true;
+    return false;
+  }
 
   /// Number of outputs per row (classes, targets or 1).
   int num_outputs() const { return num_class > 1 ? num_class : (num_target > 1 ? num_target : 1); }

@@ -4,7 +4,9 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <limits>
@@ -177,6 +179,41 @@ std::vector<float> parse_base_score(std::string s, Ctx const& c) {
   return out;
 }
 
+/// gradient_booster.model.cats (XGBoost >= 3.1, upstream src/data/cat_container.cc SaveJson):
+/// enc[f] is {"offsets": [...], "values": [bytes]} for string categories (string k is
+/// values[offsets[k] .. offsets[k+1]]), {"type": t, "values": [numbers]} for numeric ones, and
+/// empty lists for a numerical feature.
+std::vector<FeatureCategories> parse_category_encoder(fjson const& cats, int num_feature, Ctx const& c) {
+  std::vector<FeatureCategories> out;
+  auto const* enc = c.find(cats, "enc");
+  if (!enc || !enc->is_array() || enc->empty()) return out;
+  if (static_cast<int>(enc->size()) != num_feature)
+    c.error("cats.enc", "has " + std::to_string(enc->size()) + " entries for " + std::to_string(num_feature) + " features");
+  out.resize(enc->size());
+  for (std::size_t f = 0; f < enc->size(); ++f) {
+    Ctx fc{c.source, "cats.enc[" + std::to_string(f) + "]"};
+    auto const& e = (*enc)[f];
+    if (!e.is_object()) fc.error("enc", "expected an object");
+    auto const* offsets = fc.find(e, "offsets");
+    if (offsets && offsets->is_array() && !offsets->empty()) {
+      auto off = fc.ints<std::int64_t>(e, "offsets");
+      auto bytes = fc.ints<std::uint8_t>(e, "values");
+      for (std::size_t k = 0; k + 1 < off.size(); ++k) {
+        if (off[k] < 0 || off[k] > off[k + 1] || static_cast<std::size_t>(off[k + 1]) > bytes.size())
+          fc.error("offsets", "entry " + std::to_string(k) + " outside 'values'");
+        out[f].strings.emplace_back(bytes.begin() + off[k], bytes.begin() + off[k + 1]);
+      }
+    } else if (fc.find(e, "values")) {
+      for (auto const& v : fc.array(e, "values")) {
+        if (v.is_number_integer()) out[f].numbers.push_back(static_cast<double>(v.get<long long>()));
+        else if (v.is_number()) out[f].numbers.push_back(static_cast<double>(v.get<float>()));
+        else fc.error("values", "expected numbers");
+      }
+    }
+  }
+  return out;
+}
+
 TreeModel parse_tree(fjson const& jt, Ctx const& c) {
   TreeModel t;
   auto const& tp = c.at(jt, "tree_param");
@@ -223,6 +260,109 @@ TreeModel parse_tree(fjson const& jt, Ctx const& c) {
 }
 
 }  // namespace
+
+namespace {
+
+/// Shortest decimal text that reads back as `v` (integers without a point): "8", "12.5".
+std::string number_key(float v) {
+  if (std::nearbyint(v) == v && std::fabs(v) < 1e15f) return std::to_string(static_cast<long long>(v));
+  char buf[64];
+  for (int prec = 1; prec <= 9; ++prec) {
+    std::snprintf(buf, sizeof buf, "%.*g", prec, static_cast<double>(v));
+    if (std::strtof(buf, nullptr) == v) break;
+  }
+  return buf;
+}
+
+bool bool_code(std::string s, float& code) {
+  for (auto& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  if (s == "false") code = 0.0f;
+  else if (s == "true") code = 1.0f;
+  else return false;
+  return true;
+}
+
+}  // namespace
+
+void recode_categories(std::vector<FeatureCategories> const& encoder, HostDMatrix& data) {
+  float const nan = std::numeric_limits<float>::quiet_NaN();
+  auto const& info = data.info;
+  auto column_name = [&](std::size_t j) {
+    std::string s = "column " + std::to_string(j);
+    if (j < info.feature_names.size() && !info.feature_names[j].empty()) s += " ('" + info.feature_names[j] + "')";
+    return s;
+  };
+  // Per feature: old value -> new value, as a function applied to every stored entry.
+  std::vector<std::map<float, float>> text_map(data.n_features);
+  std::vector<std::uint8_t> active(data.n_features, 0);
+  for (std::size_t j = 0; j < data.n_features; ++j) {
+    FeatureCategories const* enc = j < encoder.size() && !encoder[j].empty() ? &encoder[j] : nullptr;
+    auto text = info.categories.find(static_cast<int>(j));
+    bool is_text = text != info.categories.end() && !text->second.empty();
+    if (!enc && !is_text) continue;
+    active[j] = 1;
+    if (!is_text) continue;  // numeric cells with an encoder: looked up per value below
+    auto const& strings = text->second;
+    for (std::size_t code = 0; code < strings.size(); ++code) {
+      float out = nan;
+      if (enc && !enc->strings.empty()) {
+        auto it = std::find(enc->strings.begin(), enc->strings.end(), strings[code]);
+        if (it != enc->strings.end()) out = static_cast<float>(it - enc->strings.begin());
+      } else if (enc) {
+        char* end = nullptr;
+        double v = std::strtod(strings[code].c_str(), &end);
+        if (end != strings[code].c_str() && *end == '\0') {
+          auto it = std::find(enc->numbers.begin(), enc->numbers.end(), v);
+          if (it != enc->numbers.end()) out = static_cast<float>(it - enc->numbers.begin());
+        }
+      } else if (!bool_code(strings[code], out)) {
+        throw std::runtime_error(info.source + ": " + column_name(j) + " holds text ('" + strings[code] +
+                                 "') but the model has no category list for it, so its per-file codes would not match "
+                                 "the training codes; code the column numerically (as in training) or pass "
+                                 "--reference-data <training file>");
+      }
+      text_map[j][static_cast<float>(code)] = out;
+    }
+  }
+  // Numeric cells of encoded features: looked up once per distinct value (cached in text_map).
+  std::vector<std::map<std::string, float>> str_index(data.n_features);
+  std::vector<std::map<double, float>> num_index(data.n_features);
+  for (std::size_t j = 0; j < data.n_features && j < encoder.size(); ++j) {
+    for (std::size_t k = 0; k < encoder[j].strings.size(); ++k) str_index[j].emplace(encoder[j].strings[k], static_cast<float>(k));
+    for (std::size_t k = 0; k < encoder[j].numbers.size(); ++k) num_index[j].emplace(encoder[j].numbers[k], static_cast<float>(k));
+  }
+  std::vector<std::uint8_t> is_text(data.n_features, 0);
+  for (auto const& kv : info.categories)
+    if (kv.first >= 0 && static_cast<std::size_t>(kv.first) < data.n_features && !kv.second.empty()) is_text[kv.first] = 1;
+  auto recode = [&](std::size_t j, float v) -> float {
+    if (std::isnan(v) || !active[j]) return v;
+    auto& cache = text_map[j];
+    auto it = cache.find(v);
+    if (it != cache.end()) return it->second;
+    if (is_text[j]) return nan;  // a code outside the file's category list
+    float out = nan;
+    if (!str_index[j].empty()) {
+      auto s_it = str_index[j].find(number_key(v));
+      if (s_it != str_index[j].end()) out = s_it->second;
+    } else {
+      auto n_it = num_index[j].find(static_cast<double>(v));
+      if (n_it != num_index[j].end()) out = n_it->second;
+    }
+    cache.emplace(v, out);
+    return out;
+  };
+  if (std::find(active.begin(), active.end(), 1) == active.end()) return;
+  if (data.is_sparse()) {
+    auto row_map = data.csr.graph.row_map;
+    auto cols = data.csr.graph.entries;
+    auto vals = data.csr.values;
+    for (std::size_t i = 0; i < data.n_rows; ++i)
+      for (auto k = row_map(i); k < row_map(i + 1); ++k) vals(k) = recode(static_cast<std::size_t>(cols(k)), vals(k));
+  } else {
+    for (std::size_t i = 0; i < data.n_rows; ++i)
+      for (std::size_t j = 0; j < data.n_features; ++j) data.dense(i, j) = recode(j, data.dense(i, j));
+  }
+}
 
 bool is_known_objective(std::string const& name) {
   static const std::set<std::string> known = {
@@ -329,6 +469,7 @@ Model parse_model(std::string const& bytes, std::string const& source) {
                                                   std::to_string(per_round) + " trees per round");
     for (std::size_t i = 0; i <= trees.size(); i += per_round) m.iteration_indptr.push_back(static_cast<int>(i));
   }
+  if (auto const* cats = c.find(*model, "cats")) m.category_encoder = parse_category_encoder(*cats, m.num_feature, c);
   if (m.booster == "dart" && m.weight_drop.size() != m.trees.size())
     c.error("weight_drop", "has " + std::to_string(m.weight_drop.size()) + " entries for " + std::to_string(m.trees.size()) + " trees");
   validate_model(m, source);

@@ -6,7 +6,9 @@
 /// src/tree/tree_model.cc (RegTree::LoadModel, LoadCategoricalSplit),
 /// src/tree/multi_target_tree_model.cc (vector leaves).
 #include <string>
+#include <vector>
 
+#include "core/dmatrix.hpp"
 #include "core/model.hpp"
 
 namespace kboost {
@@ -29,6 +31,20 @@ Model parse_model(std::string const& bytes, std::string const& source);
 /// or shared subtrees), no NaN thresholds on numerical splits or NaN leaves, category sets, tree_info
 /// and iteration_indptr ranges, weight_drop length, base_score length.
 void validate_model(Model const& model, std::string const& source);
+
+/// Re-code the categorical columns of host data `data` (rows × features, dense or CSR) in place
+/// to the codes a model's trees use. `encoder` has one entry per feature (Model::category_encoder,
+/// or one built from training data); an empty vector means "no encoder".
+/// For feature j with a non-empty encoder entry, each non-missing value becomes the POSITION of
+/// its category in the entry: text cells (data.info.categories[j] gives the string of each
+/// per-file code) are looked up as strings, numeric cells as numbers (or as their shortest decimal
+/// text when the encoder holds strings, e.g. cylinders 8 -> "8"); unknown categories become NaN
+/// (missing), as upstream's re-coder does (src/encoder/ordinal.h Recode).
+/// A text column of a feature without an encoder entry is accepted only when all its strings are
+/// booleans (true/false, any case: coded 0/1).
+/// \throws std::runtime_error naming data.info.source, the column and its first string when a text
+///         column has no encoder entry (its per-file codes would shift when a category is absent).
+void recode_categories(std::vector<FeatureCategories> const& encoder, HostDMatrix& data);
 
 /// True for the objectives kboost knows how to turn margins into outputs for (upstream's list in
 /// src/objective/*: reg:*, binary:*, multi:*, count:poisson, survival:cox/aft, rank:*).
