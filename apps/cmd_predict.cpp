@@ -53,6 +53,23 @@ std::string stats(std::vector<double> v) {
   return s.str();
 }
 
+/// The data's columns must be the model's features: same count (dense formats; LibSVM may omit
+/// trailing features) and, when both carry names, the same names in the same order.
+void check_columns(Model const& model, HostDMatrix const& data, std::string const& format) {
+  auto const n_model = static_cast<std::size_t>(model.num_feature);
+  if (data.n_features > n_model || (format != "libsvm" && data.n_features < n_model))
+    throw std::runtime_error(data.info.source + ": " + std::to_string(data.n_features) + " feature columns, but the model " +
+                             "has " + std::to_string(n_model) + " features");
+  auto const& dn = data.info.feature_names;
+  auto const& mn = model.feature_names;
+  if (dn.empty() || mn.empty()) return;
+  for (std::size_t j = 0; j < std::min(dn.size(), mn.size()); ++j)
+    if (dn[j] != mn[j])
+      throw std::runtime_error(data.info.source + ": feature column " + std::to_string(j) + " is '" + dn[j] +
+                               "' but the model's feature " + std::to_string(j) + " is '" + mn[j] +
+                               "' (columns renamed or reordered?)");
+}
+
 /// Category lists of a training file: its per-column strings in the codes training used.
 std::vector<FeatureCategories> reference_encoder(std::string const& path, ReadOptions ro, HostDMatrix const& data) {
   ro.num_features = 0;
@@ -76,8 +93,12 @@ int run(PredictArgs const& a) {
   using mem = exec::memory_space;
   Model model = read_model(a.model);
   ReadOptions ro = a.read;
-  if (ro.num_features == 0 && model.num_feature > 0) ro.num_features = static_cast<std::size_t>(model.num_feature);
+  std::string const format = resolve_format(a.data, ro);
+  // LibSVM files need not mention the last features; dense files must have exactly the model's.
+  if (format == "libsvm" && ro.num_features == 0 && model.num_feature > 0)
+    ro.num_features = static_cast<std::size_t>(model.num_feature);
   HostDMatrix data = read_dataset(a.data, ro);
+  check_columns(model, data, format);
   if (!a.reference_data.empty()) {
     if (model.has_category_encoder())
       throw std::runtime_error(a.model + ": the model stores its own category lists; --reference-data is not needed");

@@ -152,3 +152,24 @@ TEST_CASE("fix predict " TEST_BACKEND ": text columns need an encoder or --refer
   (void)rows;
 }
 
+TEST_CASE("fix predict " TEST_BACKEND ": columns must match the model's features", "[predict][fix]") {
+  auto const dir = kboost::test::temp_dir("fix_predict_cols");
+  auto j = kboost::test::tiny_model_json();
+  j["learner"]["feature_names"] = {"f0", "f1"};
+  j["learner"]["feature_types"] = {"float", "float"};
+  auto const model = kboost::test::write_file(dir, "named.json", j.dump());
+  auto const pred = (dir / "out.csv").string();
+  std::string out;
+  auto const ok = kboost::test::write_file(dir, "ok.csv", "f0,f1\n1,2\n");
+  CHECK(kboost_cli(dir, "predict --model " + model + " --data " + ok + " --out " + pred, out) == 0);
+  auto const swapped = kboost::test::write_file(dir, "swapped.csv", "f1,f0\n1,2\n");
+  CHECK(kboost_cli(dir, "predict --model " + model + " --data " + swapped + " --out " + pred, out) != 0);
+  CHECK_THAT(out, Catch::Matchers::ContainsSubstring("column 0 is 'f1'") && Catch::Matchers::ContainsSubstring("'f0'"));
+  auto const narrow = kboost::test::write_file(dir, "narrow.csv", "f0\n1\n");
+  CHECK(kboost_cli(dir, "predict --model " + model + " --data " + narrow + " --out " + pred, out) != 0);
+  CHECK_THAT(out, Catch::Matchers::ContainsSubstring("narrow.csv") && Catch::Matchers::ContainsSubstring("1 feature columns") &&
+                      Catch::Matchers::ContainsSubstring("2 features"));
+  auto const wide = kboost::test::write_file(dir, "wide.csv", "1,2,3\n");
+  CHECK(kboost_cli(dir, "predict --model " + model + " --data " + wide + " --out " + pred, out) != 0);
+}
+
