@@ -4,12 +4,19 @@
 /// returned as it is. The definition of kboost::densify declared in core/dmatrix.hpp; io/densify.cpp
 /// instantiates it for the memory spaces of the enabled backends. Upstream analogue: XGBoost's
 /// SparsePage rows read per (row, feature) with missing = absent (src/data/gradient_index.cc).
+#include <cstddef>
 #include <limits>
+#include <string>
 
 #include "core/compat.hpp"
 #include "core/dmatrix.hpp"
 
 namespace kboost {
+
+/// Refuse a dense rows × features float32 buffer larger than this machine's physical memory
+/// (sysconf) — e.g. a LibSVM file naming feature 2000000000 — before allocating it.
+/// \throws std::runtime_error naming `what`, rows, features and the bytes needed.
+void check_dense_size(std::size_t rows, std::size_t features, std::string const& what);
 
 /// Dense rows × features copy of `m` (NaN for absent entries), computed on `space`; `m` itself when
 /// dense. One thread per row writes only its own row, so the result does not depend on the backend.
@@ -18,6 +25,7 @@ typename DMatrix<MemorySpace>::dense_type densify(ExecutionSpace const& space, D
   static_assert(Kokkos::SpaceAccessibility<ExecutionSpace, MemorySpace>::accessible,
                 "densify: the execution space must access the matrix' memory space");
   if (!m.is_sparse()) return m.dense;
+  check_dense_size(m.n_rows, m.n_features, m.info.source.empty() ? std::string("densify") : m.info.source);
   compat::ScopedRegion region("kboost::io::densify");
   using dense_type = typename DMatrix<MemorySpace>::dense_type;
   dense_type out(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::densify::dense"), m.n_rows, m.n_features);

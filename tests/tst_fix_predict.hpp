@@ -173,3 +173,9 @@ TEST_CASE("fix predict " TEST_BACKEND ": columns must match the model's features
   CHECK(kboost_cli(dir, "predict --model " + model + " --data " + wide + " --out " + pred, out) != 0);
 }
 
+TEST_CASE("fix predict " TEST_BACKEND ": dense size guard", "[predict][fix]") {
+  CHECK_THROWS_WITH(kboost::check_dense_size(1000000000, 2000000001, "x.svm"),
+                    Catch::Matchers::ContainsSubstring("x.svm") && Catch::Matchers::ContainsSubstring("2000000001 features") &&
+                        Catch::Matchers::ContainsSubstring("bytes"));
+  CHECK_NOTHROW(kboost::check_dense_size(1000, 1000, "small"));
+}
