@@ -159,7 +159,7 @@ Runner add_predict(CLI::App& app) {
   sub->add_option("--iteration-range", a->iteration_range, "boosting rounds a:b to use (default: all)");
   sub->add_option("--missing-value", a->missing, "numeric value treated as missing (NaN always is)");
   sub->add_flag("--timing", a->timing, "report host-to-device, kernel and device-to-host times");
-  sub->add_option("--repeat", a->repeat, "repeat the prediction N times (for --timing)")->check(CLI::PositiveNumber);
+  sub->add_option("--repeat", a->repeat, "repeat the prediction N times (for --timing)")->check(CLI::Range(1, 1000000).description("an integer in 1..1000000"));
   sub->add_option("--reference-data", a->reference_data,
                   "training file whose text columns give the category codes (for models trained on text columns)");
   add_read_options(sub, a->read);

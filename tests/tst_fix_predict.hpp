@@ -173,9 +173,16 @@ TEST_CASE("fix predict " TEST_BACKEND ": columns must match the model's features
   CHECK(kboost_cli(dir, "predict --model " + model + " --data " + wide + " --out " + pred, out) != 0);
 }
 
-TEST_CASE("fix predict " TEST_BACKEND ": dense size guard", "[predict][fix]") {
+TEST_CASE("fix predict " TEST_BACKEND ": dense size guard and --repeat range", "[predict][fix]") {
   CHECK_THROWS_WITH(kboost::check_dense_size(1000000000, 2000000001, "x.svm"),
                     Catch::Matchers::ContainsSubstring("x.svm") && Catch::Matchers::ContainsSubstring("2000000001 features") &&
                         Catch::Matchers::ContainsSubstring("bytes"));
   CHECK_NOTHROW(kboost::check_dense_size(1000, 1000, "small"));
+  auto const dir = kboost::test::temp_dir("fix_predict_repeat");
+  auto const model = kboost::test::write_file(dir, "tiny.json", kboost::test::tiny_model_json().dump());
+  auto const data = kboost::test::write_file(dir, "d.csv", "1,2\n");
+  std::string out;
+  CHECK(kboost_cli(dir, "predict --model " + model + " --data " + data + " --out " + (dir / "o.csv").string() + " --repeat 0", out) != 0);
+  CHECK_THAT(out, Catch::Matchers::ContainsSubstring("--repeat") && Catch::Matchers::ContainsSubstring("1"));
+  CHECK(kboost_cli(dir, "predict --model " + model + " --data " + data + " --out " + (dir / "o.csv").string() + " --repeat 2", out) == 0);
 }
