@@ -1,0 +1,134 @@
+// Fixes from a new user's test of `kboost train`: eval files coded with the training file's
+// categories and label classes; --weight-file/--group-file only for the training file; label errors
+// naming file and row before the intercept; num_round/--threads ranges; repeated --eval_metric;
+// unknown config keys named with file and line; train --help.
+#include <catch2/catch_test_macros.hpp>
+
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <string>
+
+#include "core/base_score.hpp"
+#include "io/dataset_reader.hpp"
+#include "tests/test_util.hpp"
+
+namespace {
+
+std::string slurp_text(std::string const& path) {
+  std::ifstream f(path);
+  return std::string(std::istreambuf_iterator<char>(f), {});
+}
+
+/// Runs `kboost <args>`; returns the exit status, and the output in `out`.
+int run_cli(std::filesystem::path const& dir, std::string const& args, std::string& out) {
+  std::string const file = (dir / "cli_out.txt").string();
+  int const rc = std::system((std::string(KBOOST_CLI) + " " + args + " > " + file + " 2>&1").c_str());
+  out = slurp_text(file);
+  return rc;
+}
+
+}  // namespace
+
+TEST_CASE("eval file is coded with the training file's categories and classes " TEST_BACKEND, "[io][readers][fix]") {
+  auto const dir = kboost::test::temp_dir("fix_train_codes");
+  auto const tr = kboost::test::write_file(dir, "tr.csv", "f0,f1,y\nred,1,cat\ngreen,2,dog\nblue,3,cat\n");
+  // Lacks "blue" and "green", has an unseen "purple"; its own sorted codes would make red 1, not 2.
+  auto const te = kboost::test::write_file(dir, "te.csv", "f0,f1,y\nred,1,dog\npurple,2,cat\n");
+  kboost::ReadOptions opt;
+  opt.label_column = "y";
+  auto const mtr = kboost::read_dataset(tr, opt);
+  REQUIRE(mtr.info.categories.at(0) == std::vector<std::string>{"blue", "green", "red"});
+  REQUIRE(mtr.info.label_classes == std::vector<std::string>{"cat", "dog"});
+  opt.category_reference = &mtr.info;
+  auto const mte = kboost::read_dataset(te, opt);
+  CHECK(mte.dense(0, 0) == 2.0f);         // red: the training file's code
+  CHECK(std::isnan(mte.dense(1, 0)));     // purple: unseen -> missing
+  CHECK(mte.label(0) == 1.0f);            // dog
+  CHECK(mte.label(1) == 0.0f);            // cat
+  CHECK(mte.info.categories.at(0) == mtr.info.categories.at(0));
+  CHECK(mte.info.label_classes == mtr.info.label_classes);
+
+  // An unseen label class is an error naming file and line.
+  auto const bad = kboost::test::write_file(dir, "bad.csv", "f0,f1,y\nred,1,cat\nred,1,bird\n");
+  try {
+    kboost::read_dataset(bad, opt);
+    FAIL("expected an error");
+  } catch (std::runtime_error const& e) {
+    std::string const msg = e.what();
+    CHECK(msg.find("bad.csv:3") != std::string::npos);
+    CHECK(msg.find("bird") != std::string::npos);
+  }
+  // A category column that holds only numbers in the eval file keeps the training codes.
+  auto const tr2 = kboost::test::write_file(dir, "tr2.csv", "f0,y\n1,0\nx,1\n");
+  kboost::ReadOptions o2;
+  o2.label_column = "y";
+  auto const m2 = kboost::read_dataset(tr2, o2);
+  REQUIRE(m2.info.categories.at(0) == std::vector<std::string>{"1", "x"});
+  o2.category_reference = &m2.info;
+  auto const e2 = kboost::read_dataset(kboost::test::write_file(dir, "te2.csv", "f0,y\n1,0\n"), o2);
+  CHECK(e2.dense(0, 0) == 0.0f);
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("check_labels names file and 1-based row " TEST_BACKEND, "[train][fix]") {
+  kboost::ObjectiveParams p;
+  p.name = "binary:logistic";
+  float const y[] = {0.0f, 1.0f, -0.5f};
+  try {
+    kboost::check_labels(p, y, 3, "f.csv");
+    FAIL("expected an error");
+  } catch (std::runtime_error const& e) {
+    std::string const msg = e.what();
+    CHECK(msg.find("f.csv") != std::string::npos);
+    CHECK(msg.find("-0.5") != std::string::npos);
+    CHECK(msg.find("row 3") != std::string::npos);
+    CHECK(msg.find("[0, 1]") != std::string::npos);
+  }
+  p.name = "multi:softprob";
+  p.num_class = 2;
+  float const c[] = {0.0f, 2.0f};
+  CHECK_THROWS(kboost::check_labels(p, c, 2, "f.csv"));
+  float const ok[] = {0.0f, 1.0f};
+  CHECK_NOTHROW(kboost::check_labels(p, ok, 2, "f.csv"));
+}
+
+TEST_CASE("kboost train: side files, label errors, ranges, eval_metric, config keys, help " TEST_BACKEND,
+          "[train][cli][fix]") {
+  auto const dir = kboost::test::temp_dir("fix_train_cli");
+  auto const tr = kboost::test::write_file(dir, "tr.csv", "f0,y\n1,0\n2,1\n3,0\n4,1\n5,1\n6,0\n");
+  auto const te = kboost::test::write_file(dir, "te.csv", "f0,y\n1,0\n4,1\n");
+  auto const w = kboost::test::write_file(dir, "tr.weight", "1\n2\n1\n2\n1\n2\n");
+  auto const g = kboost::test::write_file(dir, "tr.group", "3\n3\n");
+  std::string const model = (dir / "m.json").string();
+  std::string const base = "train --data " + tr + " --label-column y --model-out " + model + " ";
+  std::string out;
+  // Weight and group files belong to the training file only.
+  CHECK(run_cli(dir, base + "--num-round 2 --quiet --weight-file " + w + " --eval test=" + te, out) == 0);
+  CHECK(run_cli(dir, base + "--num-round 2 --quiet --group-file " + g + " --eval test=" + te, out) == 0);
+  // Labels outside [0, 1] for binary:logistic: a label error, not a base_score one.
+  auto const neg = kboost::test::write_file(dir, "neg.csv", "f0,y\n1,0\n2,1\n3,-1\n");
+  CHECK(run_cli(dir, "train --data " + neg + " --label-column y --objective binary:logistic --model-out " + model, out) != 0);
+  CHECK(out.find("neg.csv") != std::string::npos);
+  CHECK(out.find("row 3") != std::string::npos);
+  CHECK(out.find("base_score") == std::string::npos);
+  // Ranges.
+  CHECK(run_cli(dir, base + "--num-round -2", out) != 0);
+  CHECK(out.find("num_round") != std::string::npos);
+  CHECK(run_cli(dir, "--threads -1 " + base + "--num-round 1", out) != 0);
+  // Repeated --eval_metric accumulates.
+  CHECK(run_cli(dir, base + "--num-round 1 --eval_metric rmse --eval_metric mae --eval test=" + te, out) == 0);
+  CHECK(out.find("test-rmse") != std::string::npos);
+  CHECK(out.find("test-mae") != std::string::npos);
+  // Unknown key in a config file: file and line.
+  auto const cfg = kboost::test::write_file(dir, "t.conf", "max_depth = 2\nmax_dpth = 3\n");
+  CHECK(run_cli(dir, base + "--config " + cfg, out) != 0);
+  CHECK(out.find("t.conf:2") != std::string::npos);
+  CHECK(out.find("max_dpth") != std::string::npos);
+  // --help: --model-out required; any XGBoost parameter as --name value.
+  CHECK(run_cli(dir, "train --help", out) == 0);
+  CHECK(out.find("REQUIRED") != std::string::npos);
+  CHECK(out.find("--name value") != std::string::npos);
+  std::filesystem::remove_all(dir);
+}
