@@ -7,6 +7,8 @@
 
 #include <Kokkos_Core.hpp>
 
+#include "core/compat.hpp"
+
 #include <cstdint>
 
 namespace kboost {
@@ -34,7 +36,7 @@ Kokkos::View<std::int32_t**, Kokkos::LayoutRight, Mem> bin_matrix(
   if (X.extent(1) != cuts.n_features())
     throw std::runtime_error("bin_matrix: X has " + std::to_string(X.extent(1)) + " features, cuts have " +
                              std::to_string(cuts.n_features()));
-  Kokkos::Profiling::pushRegion("kboost::binning::bin_matrix");
+  compat::ScopedRegion region("kboost::binning::bin_matrix");
   std::size_t const rows = X.extent(0), features = X.extent(1);
   Kokkos::View<std::int32_t**, Kokkos::LayoutRight, Mem> bins(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::binning::bins"), rows, features);
@@ -46,7 +48,6 @@ Kokkos::View<std::int32_t**, Kokkos::LayoutRight, Mem> bin_matrix(
                          std::size_t const i = idx / features, f = idx % features;
                          bins(i, f) = search_bin(ptrs, values, f, X(i, f));
                        });
-  Kokkos::Profiling::popRegion();
   return bins;
 }
 

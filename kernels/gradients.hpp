@@ -128,11 +128,10 @@ void compute_gradients(ExecutionSpace const& space, ObjectiveParams const& param
                        Kokkos::View<const float**, Kokkos::LayoutRight, Mem> margin,
                        Kokkos::View<const float*, Mem> label, Kokkos::View<const float*, Mem> weight,
                        Kokkos::View<GradientPair**, Kokkos::LayoutRight, Mem> gpair) {
-  Kokkos::Profiling::pushRegion("kboost::objective::compute_gradients");
+  compat::ScopedRegion region("kboost::objective::compute_gradients");
   ObjectiveKind const kind = objective_kind(params.name);
   switch (kind) {
     case ObjectiveKind::kSquaredLogError: case ObjectiveKind::kCox: case ObjectiveKind::kAft: case ObjectiveKind::kRank: case ObjectiveKind::kQuantile:
-      Kokkos::Profiling::popRegion();
       throw std::runtime_error("objective " + params.name + ": training is not supported by kboost");
     default: break;
   }
@@ -140,7 +139,6 @@ void compute_gradients(ExecutionSpace const& space, ObjectiveParams const& param
   int const groups = static_cast<int>(margin.extent(1));
   if (label.extent(0) != n || gpair.extent(1) != n || static_cast<int>(gpair.extent(0)) != groups ||
       (weight.extent(0) != 0 && weight.extent(0) != n)) {
-    Kokkos::Profiling::popRegion();
     throw std::runtime_error("compute_gradients: shape mismatch (margin " + std::to_string(n) + "x" +
                              std::to_string(groups) + ", labels " + std::to_string(label.extent(0)) +
                              ", weights " + std::to_string(weight.extent(0)) + ")");
@@ -151,7 +149,6 @@ void compute_gradients(ExecutionSpace const& space, ObjectiveParams const& param
   int bad = 0;
   Kokkos::parallel_reduce("kboost::objective::gradients",
                           Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::size_t>>(space, 0, n), f, bad);
-  Kokkos::Profiling::popRegion();
   if (bad > 0) {
     std::string what;
     switch (kind) {

@@ -55,19 +55,17 @@ FeatureCuts sketch_feature(std::vector<float> const& values, std::vector<float> 
 template <class ExecutionSpace, class Mem>
 HistogramCuts<Mem> sketch_cuts(ExecutionSpace const& space, Kokkos::View<const float**, Kokkos::LayoutRight, Mem> X,
                                Kokkos::View<const float*, Mem> weight, int max_bin) {
-  Kokkos::Profiling::pushRegion("kboost::hist_cuts::sketch_cuts");
+  compat::ScopedRegion region("kboost::hist_cuts::sketch_cuts");
   space.fence();
   auto hX = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), X);
   auto hw = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), weight);
   std::size_t const rows = hX.extent(0), features = hX.extent(1);
   bool const weighted = hw.extent(0) != 0;
   if (weighted && hw.extent(0) != rows) {
-    Kokkos::Profiling::popRegion();
     throw std::runtime_error("sketch_cuts: weight has " + std::to_string(hw.extent(0)) + " entries for " +
                              std::to_string(rows) + " rows");
   }
   if (max_bin < 2) {
-    Kokkos::Profiling::popRegion();
     throw std::runtime_error("sketch_cuts: max_bin must be at least 2, got " + std::to_string(max_bin));
   }
   // Features are independent and each is sketched sequentially over its rows, so spreading the
@@ -112,7 +110,6 @@ HistogramCuts<Mem> sketch_cuts(ExecutionSpace const& space, Kokkos::View<const f
   Kokkos::deep_copy(space, cuts.min_vals, Kokkos::View<float*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(mins.data(), mins.size()));
   space.fence();
   cuts.total_bins = static_cast<std::uint32_t>(values.size());
-  Kokkos::Profiling::popRegion();
   return cuts;
 }
 

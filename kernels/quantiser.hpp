@@ -70,7 +70,7 @@ constexpr std::size_t kQuantiserChunk = 4096;
 /// added in index order on the host; then upstream's rounding factor per component.
 template <class ExecutionSpace, class Mem>
 GradientQuantiser make_quantiser(ExecutionSpace const& space, Kokkos::View<const GradientPair*, Mem> g) {
-  Kokkos::Profiling::pushRegion("kboost::quantiser::make_quantiser");
+  compat::ScopedRegion region("kboost::quantiser::make_quantiser");
   std::size_t const n = g.extent(0);
   std::size_t const chunks = (n + kQuantiserChunk - 1) / kQuantiserChunk;
   Kokkos::View<double* [4], Mem> partial("kboost::quantiser::partial", chunks);
@@ -100,7 +100,6 @@ GradientQuantiser make_quantiser(ExecutionSpace const& space, Kokkos::View<const
     q.to_floating[k] = r / static_cast<double>(std::int64_t(1) << 62);
     q.to_fixed[k] = 1.0 / q.to_floating[k];
   }
-  Kokkos::Profiling::popRegion();
   return q;
 }
 
