@@ -70,21 +70,12 @@ void check_columns(Model const& model, HostDMatrix const& data, std::string cons
                                "' (columns renamed or reordered?)");
 }
 
-/// Category lists of a training file: its per-column strings in the codes training used.
-std::vector<FeatureCategories> reference_encoder(std::string const& path, ReadOptions ro, HostDMatrix const& data) {
-  ro.num_features = 0;
-  HostDMatrix ref = read_dataset(path, ro);
-  std::vector<FeatureCategories> enc(data.n_features);
-  for (auto const& kv : ref.info.categories) {
-    auto j = static_cast<std::size_t>(kv.first);
-    // Match by name when both files have headers (the label column may sit elsewhere), else by index.
-    if (j < ref.info.feature_names.size() && !data.info.feature_names.empty()) {
-      auto it = std::find(data.info.feature_names.begin(), data.info.feature_names.end(), ref.info.feature_names[j]);
-      if (it == data.info.feature_names.end()) continue;
-      j = static_cast<std::size_t>(it - data.info.feature_names.begin());
-    }
-    if (j < enc.size()) enc[j].strings = kv.second;
-  }
+/// Category lists of a training file (read with ReadOptions::category_reference, so the data's
+/// text columns already carry the training codes): its strings per feature index, in those codes.
+std::vector<FeatureCategories> reference_encoder(DatasetInfo const& ref, std::size_t n_features) {
+  std::vector<FeatureCategories> enc(n_features);
+  for (auto const& kv : ref.categories)
+    if (kv.first >= 0 && static_cast<std::size_t>(kv.first) < n_features) enc[static_cast<std::size_t>(kv.first)].strings = kv.second;
   return enc;
 }
 
@@ -97,15 +88,18 @@ int run(PredictArgs const& a) {
   // LibSVM files need not mention the last features; dense files must have exactly the model's.
   if (format == "libsvm" && ro.num_features == 0 && model.num_feature > 0)
     ro.num_features = static_cast<std::size_t>(model.num_feature);
-  HostDMatrix data = read_dataset(a.data, ro);
-  check_columns(model, data, format);
+  HostDMatrix ref;
   if (!a.reference_data.empty()) {
     if (model.has_category_encoder())
       throw std::runtime_error(a.model + ": the model stores its own category lists; --reference-data is not needed");
-    recode_categories(reference_encoder(a.reference_data, a.read, data), data);
-  } else {
-    recode_categories(model.category_encoder, data);
+    ReadOptions rro = a.read;
+    rro.num_features = 0;
+    ref = read_dataset(a.reference_data, rro);
+    ro.category_reference = &ref.info;
   }
+  HostDMatrix data = read_dataset(a.data, ro);
+  check_columns(model, data, format);
+  recode_categories(a.reference_data.empty() ? model.category_encoder : reference_encoder(ref.info, data.n_features), data);
   auto X_host = densify(Kokkos::DefaultHostExecutionSpace(), data);
 
   Predictor<exec> predictor(std::move(model));
