@@ -197,6 +197,11 @@ TrainParams parse_params(std::map<std::string, std::string> const& kv) {
   if (is_multiclass(kind) && p.num_class < 2)
     throw std::runtime_error("parameter num_class = " + std::to_string(p.num_class) + ": " + p.objective +
                              " needs num_class >= 2");
+  // Upstream refits every leaf of a reg:absoluteerror tree to the weighted median of its residuals
+  // (src/objective/adaptive.cc UpdateTreeLeaf); without that refit the trees differ from upstream's.
+  if (kind == ObjectiveKind::kAbsoluteError)
+    throw std::runtime_error("parameter objective = reg:absoluteerror: training is not supported by kboost yet "
+                             "(upstream's adaptive leaf refit is not implemented); kboost predicts with such models");
   if (p.grow_policy == "depthwise" && p.max_depth == 0 && p.max_leaves == 0)
     throw std::runtime_error("parameter max_depth = 0: depthwise growth needs max_depth > 0 or max_leaves > 0");
   if (kind == ObjectiveKind::kPoisson && !p.max_delta_step_set) p.max_delta_step = 0.7f;
