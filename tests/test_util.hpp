@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <unistd.h>
 
@@ -37,6 +38,21 @@ inline std::string write_file(std::filesystem::path const& dir, std::string cons
   auto p = dir / name;
   std::ofstream(p, std::ios::binary) << content;
   return p.string();
+}
+
+/// Whole file as bytes ("" when it cannot be read).
+inline std::string read_file(std::string const& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+/// Runs the `kboost` CLI built with this test binary with `args`; returns std::system's status and
+/// puts stdout + stderr into `out` (through a file in `dir`).
+inline int run_cli(std::filesystem::path const& dir, std::string const& args, std::string& out) {
+  std::string const file = (dir / "cli_out.txt").string();
+  int const rc = std::system((std::string(KBOOST_CLI) + " " + args + " > " + file + " 2>&1").c_str());
+  out = read_file(file);
+  return rc;
 }
 
 }  // namespace kboost::test

@@ -19,19 +19,6 @@
 
 namespace {
 
-std::string slurp(std::string const& path) {
-  std::ifstream f(path);
-  return std::string(std::istreambuf_iterator<char>(f), {});
-}
-
-/// Runs `kboost <args>`; returns the exit status, and stdout+stderr in `out`.
-int kboost_cli(std::filesystem::path const& dir, std::string const& args, std::string& out) {
-  std::string const file = (dir / "cli_out.txt").string();
-  int const rc = std::system((std::string(KBOOST_CLI) + " " + args + " > " + file + " 2>&1").c_str());
-  out = slurp(file);
-  return rc;
-}
-
 /// Numeric CSV cells (header skipped) as rows of doubles; `first_col` drops leading columns.
 std::vector<std::vector<double>> read_numbers(std::string const& path, std::size_t first_col = 0) {
   std::ifstream f(path);
@@ -93,20 +80,20 @@ TEST_CASE("fix predict " TEST_BACKEND ": models with an encoder predict the reco
   auto const models = kboost::test::shared_path("models/");
   // Numeric category columns (cylinders 8 -> code of "8"), all 392 rows; recorded with best_iteration + 1 = 22 rounds.
   auto const pred = (dir / "auto.csv").string();
-  REQUIRE(kboost_cli(dir, "predict --model " + models + "jpmml_auto_reg_dart_v330.json --data " + models +
+  REQUIRE(kboost::test::run_cli(dir, "predict --model " + models + "jpmml_auto_reg_dart_v330.json --data " + models +
                               "jpmml_auto_reg_dart_v330.input.csv --label-column mpg --iteration-range 0:22 --out " + pred, out) == 0);
   check_close(pred, read_numbers(models + "jpmml_auto_reg_dart_v330.expected.csv"));
   // String categories; the full file, then 5 rows (most categories absent from the file).
   auto const audit = (dir / "audit.csv").string();
-  REQUIRE(kboost_cli(dir, "predict --model " + models + "jpmml_audit_softprob_dart_v341.ubj --data " + models +
+  REQUIRE(kboost::test::run_cli(dir, "predict --model " + models + "jpmml_audit_softprob_dart_v341.ubj --data " + models +
                               "jpmml_audit_softprob_dart_v341.input.csv --label-column Adjusted --out " + audit, out) == 0);
   auto expected = read_numbers(models + "jpmml_audit_softprob_dart_v341.expected.csv", 1);
   check_close(audit, expected);
-  auto const input = slurp(models + "jpmml_audit_softprob_dart_v341.input.csv");
+  auto const input = kboost::test::read_file(models + "jpmml_audit_softprob_dart_v341.input.csv");
   std::size_t pos = 0;
   for (int i = 0; i < 6; ++i) pos = input.find('\n', pos) + 1;
   auto const small = kboost::test::write_file(dir, "small.csv", input.substr(0, pos));
-  REQUIRE(kboost_cli(dir, "predict --model " + models + "jpmml_audit_softprob_dart_v341.ubj --data " + small +
+  REQUIRE(kboost::test::run_cli(dir, "predict --model " + models + "jpmml_audit_softprob_dart_v341.ubj --data " + small +
                               " --label-column Adjusted --out " + audit, out) == 0);
   expected.resize(5);
   check_close(audit, expected);
@@ -140,13 +127,13 @@ TEST_CASE("fix predict " TEST_BACKEND ": text columns need an encoder or --refer
   auto const train = kboost::test::write_file(dir, "t.csv", "a,b\nw,0\nx,0\n");
   auto const pred = (dir / "p_out.csv").string();
   std::string out;
-  CHECK(kboost_cli(dir, "predict --model " + model + " --data " + data + " --out " + pred, out) != 0);
+  CHECK(kboost::test::run_cli(dir, "predict --model " + model + " --data " + data + " --out " + pred, out) != 0);
   CHECK_THAT(out, Catch::Matchers::ContainsSubstring("p.csv") && Catch::Matchers::ContainsSubstring("'a'") &&
                       Catch::Matchers::ContainsSubstring("--reference-data"));
   // x is code 1 in the training file: x0 = 1 >= 0.5, x1 = 2 >= 1.5 -> leaf 3 + base 0.5.
-  REQUIRE(kboost_cli(dir, "predict --model " + model + " --data " + data + " --reference-data " + train + " --out " + pred, out) == 0);
+  REQUIRE(kboost::test::run_cli(dir, "predict --model " + model + " --data " + data + " --reference-data " + train + " --out " + pred, out) == 0);
   auto rows = read_numbers(pred);
-  auto const text = slurp(pred);
+  auto const text = kboost::test::read_file(pred);
   CHECK(text.find("3.5") != std::string::npos);
   CHECK(text.find("-0.5") == std::string::npos);
   (void)rows;
@@ -161,16 +148,16 @@ TEST_CASE("fix predict " TEST_BACKEND ": columns must match the model's features
   auto const pred = (dir / "out.csv").string();
   std::string out;
   auto const ok = kboost::test::write_file(dir, "ok.csv", "f0,f1\n1,2\n");
-  CHECK(kboost_cli(dir, "predict --model " + model + " --data " + ok + " --out " + pred, out) == 0);
+  CHECK(kboost::test::run_cli(dir, "predict --model " + model + " --data " + ok + " --out " + pred, out) == 0);
   auto const swapped = kboost::test::write_file(dir, "swapped.csv", "f1,f0\n1,2\n");
-  CHECK(kboost_cli(dir, "predict --model " + model + " --data " + swapped + " --out " + pred, out) != 0);
+  CHECK(kboost::test::run_cli(dir, "predict --model " + model + " --data " + swapped + " --out " + pred, out) != 0);
   CHECK_THAT(out, Catch::Matchers::ContainsSubstring("column 0 is 'f1'") && Catch::Matchers::ContainsSubstring("'f0'"));
   auto const narrow = kboost::test::write_file(dir, "narrow.csv", "f0\n1\n");
-  CHECK(kboost_cli(dir, "predict --model " + model + " --data " + narrow + " --out " + pred, out) != 0);
+  CHECK(kboost::test::run_cli(dir, "predict --model " + model + " --data " + narrow + " --out " + pred, out) != 0);
   CHECK_THAT(out, Catch::Matchers::ContainsSubstring("narrow.csv") && Catch::Matchers::ContainsSubstring("1 feature columns") &&
                       Catch::Matchers::ContainsSubstring("2 features"));
   auto const wide = kboost::test::write_file(dir, "wide.csv", "1,2,3\n");
-  CHECK(kboost_cli(dir, "predict --model " + model + " --data " + wide + " --out " + pred, out) != 0);
+  CHECK(kboost::test::run_cli(dir, "predict --model " + model + " --data " + wide + " --out " + pred, out) != 0);
 }
 
 TEST_CASE("fix predict " TEST_BACKEND ": dense size guard and --repeat range", "[predict][fix]") {
@@ -182,7 +169,7 @@ TEST_CASE("fix predict " TEST_BACKEND ": dense size guard and --repeat range", "
   auto const model = kboost::test::write_file(dir, "tiny.json", kboost::test::tiny_model_json().dump());
   auto const data = kboost::test::write_file(dir, "d.csv", "1,2\n");
   std::string out;
-  CHECK(kboost_cli(dir, "predict --model " + model + " --data " + data + " --out " + (dir / "o.csv").string() + " --repeat 0", out) != 0);
+  CHECK(kboost::test::run_cli(dir, "predict --model " + model + " --data " + data + " --out " + (dir / "o.csv").string() + " --repeat 0", out) != 0);
   CHECK_THAT(out, Catch::Matchers::ContainsSubstring("--repeat") && Catch::Matchers::ContainsSubstring("1"));
-  CHECK(kboost_cli(dir, "predict --model " + model + " --data " + data + " --out " + (dir / "o.csv").string() + " --repeat 2", out) == 0);
+  CHECK(kboost::test::run_cli(dir, "predict --model " + model + " --data " + data + " --out " + (dir / "o.csv").string() + " --repeat 2", out) == 0);
 }

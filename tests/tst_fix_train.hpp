@@ -14,23 +14,6 @@
 #include "io/dataset_reader.hpp"
 #include "tests/test_util.hpp"
 
-namespace {
-
-std::string slurp_text(std::string const& path) {
-  std::ifstream f(path);
-  return std::string(std::istreambuf_iterator<char>(f), {});
-}
-
-/// Runs `kboost <args>`; returns the exit status, and the output in `out`.
-int run_cli(std::filesystem::path const& dir, std::string const& args, std::string& out) {
-  std::string const file = (dir / "cli_out.txt").string();
-  int const rc = std::system((std::string(KBOOST_CLI) + " " + args + " > " + file + " 2>&1").c_str());
-  out = slurp_text(file);
-  return rc;
-}
-
-}  // namespace
-
 TEST_CASE("eval file is coded with the training file's categories and classes " TEST_BACKEND, "[io][readers][fix]") {
   auto const dir = kboost::test::temp_dir("fix_train_codes");
   auto const tr = kboost::test::write_file(dir, "tr.csv", "f0,f1,y\nred,1,cat\ngreen,2,dog\nblue,3,cat\n");
@@ -105,29 +88,29 @@ TEST_CASE("kboost train: side files, label errors, ranges, eval_metric, config k
   std::string const base = "train --data " + tr + " --label-column y --model-out " + model + " ";
   std::string out;
   // Weight and group files belong to the training file only.
-  CHECK(run_cli(dir, base + "--num-round 2 --quiet --weight-file " + w + " --eval test=" + te, out) == 0);
-  CHECK(run_cli(dir, base + "--num-round 2 --quiet --group-file " + g + " --eval test=" + te, out) == 0);
+  CHECK(kboost::test::run_cli(dir, base + "--num-round 2 --quiet --weight-file " + w + " --eval test=" + te, out) == 0);
+  CHECK(kboost::test::run_cli(dir, base + "--num-round 2 --quiet --group-file " + g + " --eval test=" + te, out) == 0);
   // Labels outside [0, 1] for binary:logistic: a label error, not a base_score one.
   auto const neg = kboost::test::write_file(dir, "neg.csv", "f0,y\n1,0\n2,1\n3,-1\n");
-  CHECK(run_cli(dir, "train --data " + neg + " --label-column y --objective binary:logistic --model-out " + model, out) != 0);
+  CHECK(kboost::test::run_cli(dir, "train --data " + neg + " --label-column y --objective binary:logistic --model-out " + model, out) != 0);
   CHECK(out.find("neg.csv") != std::string::npos);
   CHECK(out.find("row 3") != std::string::npos);
   CHECK(out.find("base_score") == std::string::npos);
   // Ranges.
-  CHECK(run_cli(dir, base + "--num-round -2", out) != 0);
+  CHECK(kboost::test::run_cli(dir, base + "--num-round -2", out) != 0);
   CHECK(out.find("num_round") != std::string::npos);
-  CHECK(run_cli(dir, "--threads -1 " + base + "--num-round 1", out) != 0);
+  CHECK(kboost::test::run_cli(dir, "--threads -1 " + base + "--num-round 1", out) != 0);
   // Repeated --eval_metric accumulates.
-  CHECK(run_cli(dir, base + "--num-round 1 --eval_metric rmse --eval_metric mae --eval test=" + te, out) == 0);
+  CHECK(kboost::test::run_cli(dir, base + "--num-round 1 --eval_metric rmse --eval_metric mae --eval test=" + te, out) == 0);
   CHECK(out.find("test-rmse") != std::string::npos);
   CHECK(out.find("test-mae") != std::string::npos);
   // Unknown key in a config file: file and line.
   auto const cfg = kboost::test::write_file(dir, "t.conf", "max_depth = 2\nmax_dpth = 3\n");
-  CHECK(run_cli(dir, base + "--config " + cfg, out) != 0);
+  CHECK(kboost::test::run_cli(dir, base + "--config " + cfg, out) != 0);
   CHECK(out.find("t.conf:2") != std::string::npos);
   CHECK(out.find("max_dpth") != std::string::npos);
   // --help: --model-out required; any XGBoost parameter as --name value.
-  CHECK(run_cli(dir, "train --help", out) == 0);
+  CHECK(kboost::test::run_cli(dir, "train --help", out) == 0);
   CHECK(out.find("REQUIRED") != std::string::npos);
   CHECK(out.find("--name value") != std::string::npos);
   std::filesystem::remove_all(dir);

@@ -13,13 +13,6 @@
 
 namespace {
 
-std::string slurp(std::string const& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 /// xorshift64*: the corpus is the same on every run and platform.
 struct Rng {
   std::uint64_t s;
@@ -65,7 +58,7 @@ TEST_CASE("model reader fuzz " TEST_BACKEND ": truncated and mutated models neve
   Rng rng{0x9E3779B97F4A7C15ULL};
   int ok = 0, errors = 0;
   for (auto const& path : files) {
-    std::string const orig = slurp(path);
+    std::string const orig = kboost::test::read_file(path);
     REQUIRE(orig.size() > 100);
     REQUIRE(try_model(orig) == 0);
     // Truncations at 40 evenly spaced lengths (and the empty file).

@@ -43,13 +43,6 @@ kboost::Model small_model() {
   return m;
 }
 
-std::string slurp(std::string const& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 void require_same(kboost::Model const& a, kboost::Model const& b) {
   REQUIRE(a.trees.size() == b.trees.size());
   CHECK(a.objective == b.objective);
@@ -117,7 +110,7 @@ TEST_CASE("model writer " TEST_BACKEND ": deterministic bytes, atomic file, roun
     auto path = (dir / name).string();
     kboost::save_model(m, path);
     kboost::save_model(m, path);  // overwrite in place
-    auto bytes = slurp(path);
+    auto bytes = kboost::test::read_file(path);
     CHECK(bytes == (name == "m.ubj" ? kboost::model_to_ubjson_bytes(m) : kboost::model_to_json_bytes(m)));
     CHECK((bytes[0] == '{') == true);
     require_same(m, kboost::read_model(path));
@@ -142,7 +135,7 @@ TEST_CASE("model writer " TEST_BACKEND ": upstream models survive read -> write 
     // every golden model was saved by upstream 3.2: re-saving it in its own format gives its bytes
     INFO(e.path().filename().string());
     CHECK((ext == ".ubj" ? kboost::model_to_ubjson_bytes(orig) : kboost::model_to_json_bytes(orig)) ==
-          slurp(e.path().string()));
+          kboost::test::read_file(e.path().string()));
     for (std::string out_ext : {".json", ".ubj"}) {
       auto out = (std::filesystem::path(keep ? keep : dir.string()) / (e.path().stem().string() + out_ext)).string();
       kboost::save_model(orig, out);
