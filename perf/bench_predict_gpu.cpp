@@ -7,6 +7,7 @@
 /// to split the time into H2D / kernel / D2H (medians; the fences add their own cost).
 ///   bench_predict_gpu --model FILE [--batches 1,10,100,1000,10000,100000] [--iters 300] [--csv FILE]
 /// Input values: uniform in [-2, 2) from a fixed LCG (the upstream driver uses the same), no missing.
+#include <CLI/CLI.hpp>
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
@@ -43,14 +44,9 @@ double pct(std::vector<double> v, double q) {
 
 int main(int argc, char* argv[]) {
   std::map<std::string, std::string> a{{"model", ""}, {"batches", "1,10,100,1000,10000,100000"}, {"iters", "300"}, {"csv", ""}};
-  for (int i = 1; i + 1 < argc; i += 2) {
-    std::string k = argv[i];
-    if (k.rfind("--", 0) != 0 || !a.count(k.substr(2))) {
-      std::fprintf(stderr, "unknown option %s\n", argv[i]);
-      return 2;
-    }
-    a[k.substr(2)] = argv[i + 1];
-  }
+  CLI::App app{"kboost GPU benchmark"};
+  for (auto& [key, value] : a) app.add_option("--" + key, value)->default_val(value);
+  CLI11_PARSE(app, argc, argv);
   if (a["model"].empty()) {
     std::fprintf(stderr, "usage: %s --model FILE [--batches 1,10000] [--iters N] [--csv FILE]\n", argv[0]);
     return 2;

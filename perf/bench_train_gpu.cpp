@@ -12,6 +12,7 @@
 /// --write-data writes the data for other tools: int64 rows, int64 features, rows × features
 /// float32 (row-major), rows float32 labels. --tune-dir sets KBOOST_TUNE_DIR (default: a fresh
 /// directory under /tmp, so the first fit always tunes).
+#include <CLI/CLI.hpp>
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
@@ -122,14 +123,9 @@ int main(int argc, char* argv[]) {
   std::map<std::string, std::string> a{{"rows", "1000000"}, {"features", "28"}, {"rounds", "10"}, {"depth", "6"},
                                        {"bins", "256"},      {"repeats", "7"},   {"csv", ""},      {"write-data", ""},
                                        {"tune-dir", ""}};
-  for (int i = 1; i + 1 < argc; i += 2) {
-    std::string k = argv[i];
-    if (k.rfind("--", 0) != 0 || !a.count(k.substr(2))) {
-      std::fprintf(stderr, "unknown option %s\n", argv[i]);
-      return 2;
-    }
-    a[k.substr(2)] = argv[i + 1];
-  }
+  CLI::App app{"kboost GPU benchmark"};
+  for (auto& [key, value] : a) app.add_option("--" + key, value)->default_val(value);
+  CLI11_PARSE(app, argc, argv);
   std::string tune_dir = a["tune-dir"];
   if (tune_dir.empty()) {
     tune_dir = (std::filesystem::temp_directory_path() / ("kboost_bench_tune_" + std::to_string(::getpid()))).string();
