@@ -19,6 +19,7 @@
 
 #include "core/base_score.hpp"
 #include "core/compat.hpp"
+#include "core/transfers.hpp"
 #include "core/dmatrix.hpp"
 #include "core/metrics.hpp"
 #include "core/model.hpp"
@@ -84,7 +85,7 @@ class BasicBooster {
   static matrix upload_dense(HostDMatrix const& m) {
     auto hd = densify(Kokkos::DefaultHostExecutionSpace(), m);
     matrix d(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::train::X"), hd.extent(0), hd.extent(1));
-    Kokkos::deep_copy(d, hd);
+    counted_deep_copy(d, hd);
     return d;
   }
   EvalRound evaluate(TrainParams const& p, ObjectiveKind kind, std::vector<std::string> const& metrics,
@@ -109,7 +110,7 @@ EvalRound BasicBooster<ExecutionSpace>::evaluate(TrainParams const& p, Objective
                                                  std::vector<matrix> const& margins) const {
   EvalRound out;
   for (std::size_t e = 0; e < evals.size(); ++e) {
-    auto hm = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), margins[e]);
+    auto hm = counted_to_host(margins[e]);
     std::size_t const rows = hm.extent(0), groups = hm.extent(1);
     std::vector<float> preds(rows * groups);
     std::vector<float> tmp(groups);
@@ -147,6 +148,7 @@ void BasicBooster<ExecutionSpace>::train(TrainParams const& p, HostDMatrix const
     if (!e.second.has_labels()) throw std::runtime_error("train: eval set '" + e.first + "' has no labels");
   }
   times_ = PhaseTimes{};
+  TransferCount const fit_copies0 = transfer_count();
   history_.clear();
   ObjectiveParams obj = objective_params(p);
   ObjectiveKind const kind = objective_kind(obj.name);
@@ -155,9 +157,11 @@ void BasicBooster<ExecutionSpace>::train(TrainParams const& p, HostDMatrix const
   std::size_t const rows = dtrain.n_rows;
 
   // ---- data on the device
-  matrix X = upload_dense(dtrain);
-  auto label = Kokkos::create_mirror_view_and_copy(Mem(), dtrain.label);
-  auto weight = Kokkos::create_mirror_view_and_copy(Mem(), dtrain.weight);
+  auto const hX = densify(Kokkos::DefaultHostExecutionSpace(), dtrain);  // host rows × features (the sketch reads it)
+  matrix X(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::train::X"), hX.extent(0), hX.extent(1));
+  counted_deep_copy(X, hX);
+  auto label = counted_copy_to<Mem>(dtrain.label);
+  auto weight = counted_copy_to<Mem>(dtrain.weight);
 
   // ---- base score (output space) and initial margins
   std::vector<float> base_score;
@@ -176,7 +180,7 @@ void BasicBooster<ExecutionSpace>::train(TrainParams const& p, HostDMatrix const
     auto h = Kokkos::create_mirror_view(m);
     for (std::size_t i = 0; i < n; ++i)
       for (int g = 0; g < n_groups; ++g) h(i, g) = base_margin[g];
-    Kokkos::deep_copy(m, h);
+    counted_deep_copy(m, h);
     return m;
   };
   matrix margin = init_margin(rows);
@@ -185,8 +189,7 @@ void BasicBooster<ExecutionSpace>::train(TrainParams const& p, HostDMatrix const
   HistogramCuts<Mem> cuts;
   {
     PhaseTimer t(times_.cuts);
-    cuts = sketch_cuts(space_, Kokkos::View<const float**, Kokkos::LayoutRight, Mem>(X),
-                       Kokkos::View<const float*, Mem>(weight), p.max_bin);
+    cuts = sketch_cuts_from_host<Mem>(space_, hX, dtrain.weight, p.max_bin);
   }
   Kokkos::View<std::int32_t**, Kokkos::LayoutRight, Mem> bins;
   {
@@ -289,6 +292,8 @@ void BasicBooster<ExecutionSpace>::train(TrainParams const& p, HostDMatrix const
       }
     }
   }
+  TransferCount const fit_copies1 = transfer_count();
+  times_.fit_copies = TransferCount{fit_copies1.uploads - fit_copies0.uploads, fit_copies1.downloads - fit_copies0.downloads};
   if (log && p.verbosity >= 1) *log << times_.summary();
 }
 

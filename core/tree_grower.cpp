@@ -25,6 +25,17 @@ std::string PhaseTimes::summary() const {
   }
   std::snprintf(buf, sizeof buf, "  %-11s %9.4f\n", "total", total);
   out += buf;
+  // Host-device copies (0 on host backends, where nothing crosses a bus).
+  double const per_level = levels > 0 ? 1.0 / static_cast<double>(levels) : 0.0;
+  char line[256];
+  std::snprintf(line, sizeof line,
+                "host-device copies: tree growth %lld uploads + %lld downloads over %lld levels of %lld trees "
+                "(%.1f + %.1f per level); whole fit %lld + %lld\n",
+                static_cast<long long>(grow_copies.uploads), static_cast<long long>(grow_copies.downloads),
+                static_cast<long long>(levels), static_cast<long long>(trees), grow_copies.uploads * per_level,
+                grow_copies.downloads * per_level, static_cast<long long>(fit_copies.uploads),
+                static_cast<long long>(fit_copies.downloads));
+  out += line;
   return out;
 }
 

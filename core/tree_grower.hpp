@@ -16,10 +16,13 @@
 #include <vector>
 
 #include "core/compat.hpp"
+#include "core/transfers.hpp"
 #include "core/model.hpp"
+#include "core/transfers.hpp"
 #include "kernels/evaluate_splits.hpp"
 #include "kernels/hist_cuts.hpp"
 #include "kernels/histogram.hpp"
+#include "kernels/integer_sum.hpp"
 #include "kernels/leaves.hpp"
 #include "kernels/quantiser.hpp"
 #include "kernels/row_partitioner.hpp"
@@ -31,6 +34,10 @@ namespace kboost {
 struct PhaseTimes {
   double cuts = 0, binning = 0, gradients = 0, histograms = 0, splits = 0, partition = 0, leaves = 0, eval = 0;
   double tune = 0;  ///< histogram kernel tuning (kernels/hist_tuner.hpp), first fit of a shape only
+  /// Host-device copies (core/transfers.hpp): during tree growth, and in the whole fit.
+  TransferCount grow_copies, fit_copies;
+  std::int64_t levels = 0;  ///< grow steps (depthwise: one per depth; lossguide: one per expansion)
+  std::int64_t trees = 0;
   /// One line per phase plus the total, for the end of a training log.
   std::string summary() const;
 };
@@ -84,7 +91,7 @@ class TreeGrower {
                  Kokkos::View<float**, Kokkos::LayoutRight, Mem> margin, int group, PhaseTimes& times);
 
   /// Exact (grad, hess) sum of gq (public: CUDA extended lambdas may not live in private members).
-  static GradientPairInt64 to_host_sum(ExecutionSpace const& space, Kokkos::View<const GradientPairInt64*, Mem> gq);
+  GradientPairInt64 to_host_sum(ExecutionSpace const& space, Kokkos::View<const GradientPairInt64*, Mem> gq);
 
  private:
   struct Node {
@@ -94,7 +101,7 @@ class TreeGrower {
   };
 
   static std::vector<std::uint32_t> host_ptrs(HistogramCuts<Mem> const& c) {
-    auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), c.ptrs);
+    auto h = counted_to_host(c.ptrs);
     return std::vector<std::uint32_t>(h.data(), h.data() + h.extent(0));
   }
 
@@ -117,6 +124,7 @@ class TreeGrower {
   std::vector<std::uint32_t> h_ptrs_;
   HistogramBuilder<ExecutionSpace, Mem> hist_builder_;
   RowPartitioner<ExecutionSpace, Mem> partitioner_;
+  IntegerSums<2, ExecutionSpace, Mem> sums_;
   Kokkos::View<GradientPairInt64**, Kokkos::LayoutRight, Mem> hist_;
   std::vector<int> free_slots_;
   int n_slots_ = 0;
@@ -151,17 +159,14 @@ int TreeGrower<ExecutionSpace, Mem>::alloc_slot() {
 template <class ExecutionSpace, class Mem>
 GradientPairInt64 TreeGrower<ExecutionSpace, Mem>::to_host_sum(ExecutionSpace const& space,
                                                                Kokkos::View<const GradientPairInt64*, Mem> gq) {
-  std::int64_t g = 0, h = 0;
-  Kokkos::parallel_reduce(
-      "kboost::grow::root_sum_grad", Kokkos::RangePolicy<ExecutionSpace>(space, 0, gq.extent(0)),
-      KOKKOS_LAMBDA(std::int64_t i, std::int64_t & acc) { acc += gq(i).grad; }, g);
-  Kokkos::parallel_reduce(
-      "kboost::grow::root_sum_hess", Kokkos::RangePolicy<ExecutionSpace>(space, 0, gq.extent(0)),
-      KOKKOS_LAMBDA(std::int64_t i, std::int64_t & acc) { acc += gq(i).hess; }, h);
-  GradientPairInt64 s{};
-  s.grad = g;
-  s.hess = h;
-  return s;
+  auto const s = sums_(space, "kboost::grow::root_sum", gq.extent(0), KOKKOS_LAMBDA(std::size_t i, std::int64_t(&acc)[2]) {
+    acc[0] += gq(i).grad;
+    acc[1] += gq(i).hess;
+  });
+  GradientPairInt64 r{};
+  r.grad = s[0];
+  r.hess = s[1];
+  return r;
 }
 
 template <class ExecutionSpace, class Mem>
@@ -210,14 +215,14 @@ void TreeGrower<ExecutionSpace, Mem>::evaluate(ExecutionSpace const& space, Grad
     for (int f = 0; f < n_features_; ++f) hm(k, f) = 0;
     for (int f : node_features) hm(k, f) = 1;
   }
-  Kokkos::deep_copy(eval_nodes_, hn);
-  Kokkos::deep_copy(eval_mask_, hm);
+  counted_deep_copy(eval_nodes_, hn);
+  counted_deep_copy(eval_mask_, hm);
   evaluate_splits(space, p_.split, q, Kokkos::View<const GradientPairInt64**, Kokkos::LayoutRight, Mem>(hist_),
                   Kokkos::View<const std::uint32_t*, Mem>(cuts_.ptrs), Kokkos::View<const float*, Mem>(cuts_.values),
                   Kokkos::View<const float*, Mem>(cuts_.min_vals), Kokkos::View<const EvalNode*, Mem>(eval_nodes_),
                   Kokkos::View<const std::uint8_t**, Kokkos::LayoutRight, Mem>(eval_mask_), eval_scratch_, eval_out_,
                   static_cast<int>(n));
-  auto ho = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), eval_out_);
+  auto ho = counted_to_host(eval_out_);
   for (std::size_t k = 0; k < n; ++k) nodes_[ids[k]].split = ho(k);
 }
 
@@ -229,6 +234,17 @@ TreeModel TreeGrower<ExecutionSpace, Mem>::grow(ExecutionSpace const& space,
                                                 Kokkos::View<float**, Kokkos::LayoutRight, Mem> margin, int group,
                                                 PhaseTimes& times) {
   compat::ScopedRegion region("kboost::grow");
+  TransferCount const copies0 = transfer_count();
+  struct CountCopies {  // adds this tree's copies to the phase log on every exit
+    TransferCount c0;
+    PhaseTimes& t;
+    ~CountCopies() {
+      TransferCount const c1 = transfer_count();
+      t.grow_copies.uploads += c1.uploads - c0.uploads;
+      t.grow_copies.downloads += c1.downloads - c0.downloads;
+      ++t.trees;
+    }
+  } count_copies{copies0, times};
   auto const to_g = [&](GradientPairInt64 const& s) { return static_cast<double>(s.grad) * q.to_floating[0]; };
   auto const to_h = [&](GradientPairInt64 const& s) { return static_cast<double>(s.hess) * q.to_floating[1]; };
   TreeModel t;
@@ -253,6 +269,7 @@ TreeModel TreeGrower<ExecutionSpace, Mem>::grow(ExecutionSpace const& space,
   };
   std::vector<int> queue;  // node ids with evaluated splits and live histograms
   if (p_.max_depth != 0 || p_.max_leaves != 0) {
+    ++times.levels;  // the root level
     nodes_[0].slot = alloc_slot();
     build({HistNode{nodes_[0].slot, 0, nodes_[0].end}}, {});
     PhaseTimer timer(times.splits);
@@ -268,6 +285,7 @@ TreeModel TreeGrower<ExecutionSpace, Mem>::grow(ExecutionSpace const& space,
     return true;
   };
   while (!queue.empty()) {
+    ++times.levels;
     // ---- pop a batch (upstream Driver::Pop)
     std::vector<int> batch;
     if (p_.lossguide) {

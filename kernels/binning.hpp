@@ -14,17 +14,22 @@
 namespace kboost {
 
 /// Global bin of value `v` of feature `f` (ptrs[f] + first cut > v, clamped), -1 for NaN.
+/// Branch-free search: the loop count depends only on the feature's cut count, so host cores do
+/// not mispredict on every value; same answer as std::upper_bound (cuts are never NaN).
 template <class PtrView, class ValView>
 KOKKOS_INLINE_FUNCTION std::int32_t search_bin(PtrView const& ptrs, ValView const& values, std::size_t f, float v) {
   if (v != v) return -1;
-  std::uint32_t lo = ptrs(f), hi = ptrs(f + 1);
-  std::uint32_t const end = hi;
-  while (lo < hi) {  // first index in [lo, hi) with values(idx) > v
-    std::uint32_t const mid = lo + (hi - lo) / 2;
-    if (values(mid) > v) hi = mid; else lo = mid + 1;
+  std::uint32_t base = ptrs(f);
+  std::uint32_t const end = ptrs(f + 1);
+  std::uint32_t n = end - base;  // >= 1: every feature has its sentinel cut
+  while (n > 1) {                // answer stays in [base, base + n]
+    std::uint32_t const half = n / 2;
+    base = (values(base + half) <= v) ? base + half : base;
+    n -= half;
   }
-  if (lo == end) --lo;
-  return static_cast<std::int32_t>(lo);
+  base += (values(base) <= v) ? 1u : 0u;
+  if (base == end) --base;
+  return static_cast<std::int32_t>(base);
 }
 
 /// Bin matrix (rows × features) of X (rows × features, NaN = missing) under `cuts`: global bin
@@ -42,12 +47,22 @@ Kokkos::View<std::int32_t**, Kokkos::LayoutRight, Mem> bin_matrix(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::binning::bins"), rows, features);
   auto ptrs = cuts.ptrs;
   auto values = cuts.values;
-  Kokkos::parallel_for("kboost::binning::bin_cells",
-                       Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::size_t>>(space, 0, rows * features),
-                       KOKKOS_LAMBDA(std::size_t idx) {
-                         std::size_t const i = idx / features, f = idx % features;
-                         bins(i, f) = search_bin(ptrs, values, f, X(i, f));
-                       });
+  if constexpr (Kokkos::SpaceAccessibility<ExecutionSpace, Kokkos::HostSpace>::accessible) {
+    // host cores: one row per iteration (no division per cell)
+    Kokkos::parallel_for("kboost::binning::bin_rows",
+                         Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::size_t>>(space, 0, rows),
+                         KOKKOS_LAMBDA(std::size_t i) {
+                           for (std::size_t f = 0; f < features; ++f) bins(i, f) = search_bin(ptrs, values, f, X(i, f));
+                         });
+  } else {
+    // devices: one cell per thread, consecutive threads on consecutive cells (coalesced)
+    Kokkos::parallel_for("kboost::binning::bin_cells",
+                         Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::size_t>>(space, 0, rows * features),
+                         KOKKOS_LAMBDA(std::size_t idx) {
+                           std::size_t const i = idx / features, f = idx % features;
+                           bins(i, f) = search_bin(ptrs, values, f, X(i, f));
+                         });
+  }
   return bins;
 }
 

@@ -8,6 +8,7 @@
 #include "core/compat.hpp"
 #include "core/objective.hpp"
 #include "core/portable_math.hpp"
+#include "core/transfers.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -146,9 +147,17 @@ void compute_gradients(ExecutionSpace const& space, ObjectiveParams const& param
   detail::GradientFunctor<Mem> f{kind, groups, margin, label, weight, gpair,
                                  params.scale_pos_weight, params.tweedie_variance_power, params.huber_slope,
                                  params.poisson_max_delta_step};
-  int bad = 0;
-  Kokkos::parallel_reduce("kboost::objective::gradients",
-                          Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::size_t>>(space, 0, n), f, bad);
+  // Invalid labels are counted with an integer atomic (rare, and a count is order-free) rather than
+  // a Kokkos reduction: see kernels/integer_sum.hpp for why kboost avoids parallel_reduce.
+  Kokkos::View<int, Mem> bad_rows("kboost::objective::bad_rows");
+  Kokkos::parallel_for("kboost::objective::gradients",
+                       Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::size_t>>(space, 0, n),
+                       KOKKOS_LAMBDA(std::size_t i) {
+                         int b = 0;
+                         f(i, b);
+                         if (b != 0) Kokkos::atomic_add(&bad_rows(), b);
+                       });
+  int const bad = counted_to_host(bad_rows)();
   if (bad > 0) {
     std::string what;
     switch (kind) {

@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 
@@ -102,10 +104,62 @@ struct QEntry {
   float value, weight;
 };
 
+/// Sortable unsigned key of a non-NaN float: the unsigned order of the keys is the float order,
+/// with -0 below +0 (callers that need -0 == +0 avoid the radix path).
+inline std::uint32_t float_key(float v) {
+  std::uint32_t b;
+  std::memcpy(&b, &v, sizeof b);
+  return (b & 0x80000000u) ? ~b : (b | 0x80000000u);
+}
+
+/// LSD radix sort of queue[0, n) by value (11-bit digits, 3 passes; stable per pass).
+void radix_sort_by_value(std::vector<QEntry>& queue, std::size_t n, std::vector<QEntry>& tmp) {
+  constexpr int kBits = 11;
+  constexpr std::uint32_t kMask = (1u << kBits) - 1;
+  tmp.resize(std::max(tmp.size(), n));
+  QEntry* src = queue.data();
+  QEntry* dst = tmp.data();
+  std::vector<std::uint32_t> count(std::size_t(1) << kBits);
+  for (int shift = 0; shift < 32; shift += kBits) {
+    std::fill(count.begin(), count.end(), 0u);
+    for (std::size_t i = 0; i < n; ++i) ++count[(float_key(src[i].value) >> shift) & kMask];
+    std::uint32_t sum = 0;
+    for (auto& c : count) {
+      std::uint32_t const t = c;
+      c = sum;
+      sum += t;
+    }
+    for (std::size_t i = 0; i < n; ++i) dst[count[(float_key(src[i].value) >> shift) & kMask]++] = src[i];
+    std::swap(src, dst);
+  }
+  // three passes: the result is in tmp
+  std::copy(src, src + n, queue.data());
+}
+
 /// WQSummary::Queue::MakeSummary: sort the queue, merge equal values, exact ranks.
-void make_summary(std::vector<QEntry>& queue, std::size_t qtail, Summary& out) {
-  std::sort(queue.begin(), queue.begin() + static_cast<std::ptrdiff_t>(qtail),
-            [](QEntry const& x, QEntry const& y) { return x.value < y.value; });
+/// Upstream sorts with std::sort (not stable). Where the weights of equal values are small integers
+/// (the unweighted case: every queued weight counts merged rows, and the chunk's total stays below
+/// 2^24) their float sum does not depend on the order of equal values, and no -0 meets +0, a radix
+/// sort gives the same summary bits several times faster; otherwise std::sort with upstream's
+/// comparator is kept so the order of equal values, and so the float sums, are upstream's.
+void make_summary(std::vector<QEntry>& queue, std::size_t qtail, Summary& out, bool integer_weights,
+                  std::vector<QEntry>& tmp) {
+  bool radix = integer_weights && qtail > 64;
+  if (radix) {
+    double total = 0;
+    bool neg_zero = false;
+    for (std::size_t i = 0; i < qtail; ++i) {
+      total += queue[i].weight;
+      neg_zero = neg_zero || (queue[i].value == 0.0f && std::signbit(queue[i].value));
+    }
+    radix = total < 16777216.0 && !neg_zero;
+  }
+  if (radix) {
+    radix_sort_by_value(queue, qtail, tmp);
+  } else {
+    std::sort(queue.begin(), queue.begin() + static_cast<std::ptrdiff_t>(qtail),
+              [](QEntry const& x, QEntry const& y) { return x.value < y.value; });
+  }
   out.clear();
   float wsum = 0;
   for (std::size_t i = 0; i < qtail;) {
@@ -124,7 +178,8 @@ void make_summary(std::vector<QEntry>& queue, std::size_t qtail, Summary& out) {
 /// QuantileSketchTemplate<float, float, WQSummary> (WQuantileSketch) for one column.
 class WQSketch {
  public:
-  WQSketch(std::size_t maxn, double eps) {
+  /// integer_weights: every pushed weight is 1 (see make_summary).
+  WQSketch(std::size_t maxn, double eps, bool integer_weights) : integer_weights_(integer_weights) {
     // LimitSizeLevel
     nlevel_ = 1;
     while (true) {
@@ -141,7 +196,7 @@ class WQSketch {
   void push(float x, float w) {
     if (w == 0.0f) return;
     if (qtail_ == queue_.size() && queue_[qtail_ - 1].value != x) {
-      make_summary(queue_, qtail_, temp_);
+      make_summary(queue_, qtail_, temp_, integer_weights_, sort_tmp_);
       qtail_ = 0;
       push_temp();
     }
@@ -154,7 +209,7 @@ class WQSketch {
   }
 
   void get_summary(Summary& out) {
-    make_summary(queue_, qtail_, out);
+    make_summary(queue_, qtail_, out, integer_weights_, sort_tmp_);
     if (!level_.empty()) {
       set_prune(level_[0], out, limit_size_);
       for (std::size_t l = 1; l < level_.size(); ++l) {
@@ -197,8 +252,9 @@ class WQSketch {
     }
   }
 
+  bool integer_weights_ = false;
   std::size_t nlevel_ = 1, limit_size_ = 1, qtail_ = 0;
-  std::vector<QEntry> queue_;
+  std::vector<QEntry> queue_, sort_tmp_;
   std::vector<Summary> level_;
   Summary temp_;
 };
@@ -215,11 +271,15 @@ float sentinel_above(float cpt) {
 }  // namespace
 
 FeatureCuts sketch_feature(std::vector<float> const& values, std::vector<float> const& weights, int max_bin) {
-  if (max_bin < 2) throw std::runtime_error("max_bin must be at least 2, got " + std::to_string(max_bin));
   if (!weights.empty() && weights.size() != values.size())
     throw std::runtime_error("sketch_feature: " + std::to_string(weights.size()) + " weights for " +
                              std::to_string(values.size()) + " values");
-  std::size_t const column_size = values.size();
+  return sketch_feature(values.data(), weights.empty() ? nullptr : weights.data(), values.size(), max_bin);
+}
+
+FeatureCuts sketch_feature(float const* values, float const* weights, std::size_t n, int max_bin) {
+  if (max_bin < 2) throw std::runtime_error("max_bin must be at least 2, got " + std::to_string(max_bin));
+  std::size_t const column_size = n;
   FeatureCuts out;
   Summary reduced;
   if (column_size > 0) {
@@ -227,8 +287,8 @@ FeatureCuts sketch_feature(std::vector<float> const& values, std::vector<float> 
     std::size_t n_bins = std::min(static_cast<std::size_t>(max_bin), column_size);
     n_bins = std::max<std::size_t>(n_bins, 1);
     double const eps = 1.0 / (static_cast<float>(n_bins) * kFactor);
-    WQSketch sketch(column_size, eps);
-    for (std::size_t i = 0; i < column_size; ++i) sketch.push(values[i], weights.empty() ? 1.0f : weights[i]);
+    WQSketch sketch(column_size, eps, weights == nullptr);
+    for (std::size_t i = 0; i < column_size; ++i) sketch.push(values[i], weights ? weights[i] : 1.0f);
     Summary summary;
     sketch.get_summary(summary);
     // AllReduce (one worker): prune to min(column size, max_bin * kFactor).

@@ -14,6 +14,7 @@
 /// (features spread over std::threads), so the result is independent of backend and thread count.
 /// See kernels/hist_cuts.cpp.
 #include "core/compat.hpp"
+#include "core/transfers.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -48,17 +49,37 @@ struct FeatureCuts {
 /// order (weights empty = all 1). Deterministic. Throws std::runtime_error if max_bin < 2.
 FeatureCuts sketch_feature(std::vector<float> const& values, std::vector<float> const& weights, int max_bin);
 
-/// Cuts of every column of X (rows × features, NaN = missing) with sample weights `weight`
-/// (rows, or extent 0 = all 1), at most `max_bin` bins per feature. X is copied to the host and
-/// each feature sketched in order (upstream CPU hist, see file comment). Throws std::runtime_error
-/// on max_bin < 2 or a weight extent that is neither 0 nor rows.
+/// The same on n values at `values` with weights at `weights` (nullptr = all 1).
+FeatureCuts sketch_feature(float const* values, float const* weights, std::size_t n, int max_bin);
+
+/// Cuts of every column of host matrix hX (rows × features, NaN = missing) with host sample weights
+/// `hw` (rows, or extent 0 = all 1), at most `max_bin` bins per feature, returned in memory space
+/// `Mem` (upstream CPU hist, see file comment). For callers that hold the data on the host already
+/// (training from files): no device-to-host copy. Throws std::runtime_error on max_bin < 2 or a
+/// weight extent that is neither 0 nor rows.
+template <class Mem, class ExecutionSpace>
+HistogramCuts<Mem> sketch_cuts_from_host(ExecutionSpace const& space,
+                                         Kokkos::View<const float**, Kokkos::LayoutRight, Kokkos::HostSpace> hX,
+                                         Kokkos::View<const float*, Kokkos::HostSpace> hw, int max_bin);
+
+/// Cuts of every column of X (rows × features, NaN = missing) in memory space `Mem` with sample
+/// weights `weight` (rows, or extent 0 = all 1): X is copied to the host (when not host-accessible)
+/// and passed to sketch_cuts_from_host. Same errors.
 template <class ExecutionSpace, class Mem>
 HistogramCuts<Mem> sketch_cuts(ExecutionSpace const& space, Kokkos::View<const float**, Kokkos::LayoutRight, Mem> X,
                                Kokkos::View<const float*, Mem> weight, int max_bin) {
   compat::ScopedRegion region("kboost::hist_cuts::sketch_cuts");
   space.fence();
-  auto hX = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), X);
-  auto hw = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), weight);
+  auto hX = counted_to_host(X);
+  auto hw = counted_to_host(weight);
+  return sketch_cuts_from_host<Mem>(space, hX, hw, max_bin);
+}
+
+template <class Mem, class ExecutionSpace>
+HistogramCuts<Mem> sketch_cuts_from_host(ExecutionSpace const& space,
+                                         Kokkos::View<const float**, Kokkos::LayoutRight, Kokkos::HostSpace> hX,
+                                         Kokkos::View<const float*, Kokkos::HostSpace> hw, int max_bin) {
+  compat::ScopedRegion region("kboost::hist_cuts::sketch_cuts_from_host");
   std::size_t const rows = hX.extent(0), features = hX.extent(1);
   bool const weighted = hw.extent(0) != 0;
   if (weighted && hw.extent(0) != rows) {
@@ -71,29 +92,53 @@ HistogramCuts<Mem> sketch_cuts(ExecutionSpace const& space, Kokkos::View<const f
   // Features are independent and each is sketched sequentially over its rows, so spreading the
   // features over host threads does not change any bit. std::thread rather than a Kokkos host
   // policy: device builds often have a Serial host space (the CUDA build here), and the sketch is
-  // most of a GPU fit's time.
-  std::vector<FeatureCuts> per_feature(features);
-  std::atomic<std::size_t> next{0};
-  auto worker = [&]() {
-    std::vector<float> col, wcol;
-    for (std::size_t f = next++; f < features; f = next++) {
-      col.clear();
-      wcol.clear();
-      for (std::size_t i = 0; i < rows; ++i) {
+  // most of a GPU fit's time. First the row-major matrix is gathered into compacted columns (row
+  // blocks in parallel, so each thread streams its rows once), then the columns are sketched.
+  std::size_t const n_threads = std::max<std::size_t>(1, std::thread::hardware_concurrency());
+  auto const run_parallel = [n_threads](std::size_t n_tasks, auto&& task) {
+    std::atomic<std::size_t> next{0};
+    auto worker = [&]() {
+      for (std::size_t t = next++; t < n_tasks; t = next++) task(t);
+    };
+    std::vector<std::thread> pool;
+    for (std::size_t t = 1; t < std::min(n_threads, n_tasks); ++t) pool.emplace_back(worker);
+    worker();
+    for (auto& t : pool) t.join();
+  };
+  constexpr std::size_t kBlock = 16384;  // rows per gather task
+  std::size_t const n_blocks = (rows + kBlock - 1) / kBlock;
+  // count[b * features + f]: non-missing values of feature f in row block b
+  std::vector<std::size_t> count(n_blocks * features + 1, 0);
+  run_parallel(n_blocks, [&](std::size_t b) {
+    for (std::size_t i = b * kBlock; i < std::min(rows, (b + 1) * kBlock); ++i)
+      for (std::size_t f = 0; f < features; ++f) count[b * features + f] += (hX(i, f) == hX(i, f));
+  });
+  std::vector<std::size_t> col_begin(features + 1, 0), offset(n_blocks * features);
+  for (std::size_t f = 0; f < features; ++f) {
+    std::size_t o = col_begin[f];
+    for (std::size_t b = 0; b < n_blocks; ++b) {
+      offset[b * features + f] = o;
+      o += count[b * features + f];
+    }
+    col_begin[f + 1] = o;
+  }
+  std::vector<float> cols(col_begin[features]), wcols(weighted ? col_begin[features] : 0);
+  run_parallel(n_blocks, [&](std::size_t b) {
+    std::size_t* const o = offset.data() + b * features;
+    for (std::size_t i = b * kBlock; i < std::min(rows, (b + 1) * kBlock); ++i) {
+      for (std::size_t f = 0; f < features; ++f) {
         float const v = hX(i, f);
         if (v != v) continue;  // NaN = missing
-        col.push_back(v);
-        if (weighted) wcol.push_back(hw(i));
+        if (weighted) wcols[o[f]] = hw(i);
+        cols[o[f]++] = v;
       }
-      per_feature[f] = sketch_feature(col, wcol, max_bin);
     }
-  };
-  std::size_t const n_threads =
-      std::max<std::size_t>(1, std::min<std::size_t>(features, std::thread::hardware_concurrency()));
-  std::vector<std::thread> pool;
-  for (std::size_t t = 1; t < n_threads; ++t) pool.emplace_back(worker);
-  worker();
-  for (auto& t : pool) t.join();
+  });
+  std::vector<FeatureCuts> per_feature(features);
+  run_parallel(features, [&](std::size_t f) {
+    per_feature[f] = sketch_feature(cols.data() + col_begin[f], weighted ? wcols.data() + col_begin[f] : nullptr,
+                                    col_begin[f + 1] - col_begin[f], max_bin);
+  });
   std::vector<std::uint32_t> ptrs(features + 1, 0);
   std::vector<float> values, mins(features);
   for (std::size_t f = 0; f < features; ++f) {
@@ -105,9 +150,9 @@ HistogramCuts<Mem> sketch_cuts(ExecutionSpace const& space, Kokkos::View<const f
   cuts.ptrs = Kokkos::View<std::uint32_t*, Mem>("kboost::HistogramCuts::ptrs", features + 1);
   cuts.values = Kokkos::View<float*, Mem>("kboost::HistogramCuts::values", values.size());
   cuts.min_vals = Kokkos::View<float*, Mem>("kboost::HistogramCuts::min_vals", features);
-  Kokkos::deep_copy(space, cuts.ptrs, Kokkos::View<std::uint32_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(ptrs.data(), ptrs.size()));
-  Kokkos::deep_copy(space, cuts.values, Kokkos::View<float*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(values.data(), values.size()));
-  Kokkos::deep_copy(space, cuts.min_vals, Kokkos::View<float*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(mins.data(), mins.size()));
+  counted_deep_copy(cuts.ptrs, Kokkos::View<std::uint32_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(ptrs.data(), ptrs.size()));
+  counted_deep_copy(cuts.values, Kokkos::View<float*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(values.data(), values.size()));
+  counted_deep_copy(cuts.min_vals, Kokkos::View<float*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(mins.data(), mins.size()));
   space.fence();
   cuts.total_bins = static_cast<std::uint32_t>(values.size());
   return cuts;

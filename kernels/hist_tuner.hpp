@@ -6,6 +6,7 @@
 /// Method of seed 000 §3: the root histogram of the fit's own bins is built with every candidate in
 /// interleaved rounds, the median per candidate wins; each sample repeats the build so that it
 /// lasts at least 16 launch-plus-sync round trips (the median of 9 one-row builds, measured first);
+/// candidates more than 2× slower than the fastest after the first round are not timed again;
 /// then the segment is quartered from the root down to 256 rows while tiles keep winning.
 /// Answers go to a TuneStore (core/tune_store.hpp) keyed "hist.tile.g<groups>.n<log2 rows>" (and
 /// ".min"). The choice only moves work between kernels whose integer sums are identical, so it never
@@ -24,6 +25,7 @@
 #include <vector>
 
 #include "core/compat.hpp"
+#include "core/transfers.hpp"
 #include "core/tune_store.hpp"
 #include "kernels/hist_cuts.hpp"
 #include "kernels/histogram.hpp"
@@ -43,7 +45,8 @@ struct HistTuneOptions {
   std::vector<std::int32_t> tile_rows = {256, 512, 1024, 2048, 4096};  ///< candidates
   std::int64_t min_segment = 256; ///< quartering stops below this many rows
   int max_reps = 64;              ///< cap on builds per sample (a noisy calibration cannot blow up a sample)
-  double budget_seconds = 5.0;    ///< quartering stops once tuning has taken this long (root always finishes)
+  double prune_factor = 2.0;      ///< after round 0, candidates slower than this × the fastest stop being timed
+  double budget_seconds = 1.0;    ///< quartering stops once tuning has taken this long (root always finishes)
 };
 
 /// The tuner's answer. Timings are medians in seconds per histogram build.
@@ -161,18 +164,32 @@ HistTuneResult measure_hist_tiles(ExecutionSpace const& space,
   r.sync_seconds = detail::median(sync);
 
   // Median seconds per build of each builder at `rows`, interleaved rounds, samples sized to rise
-  // above the sync cost.
+  // above the sync cost. Round 0 doubles as the calibration pass: a candidate whose single build
+  // already lasts long enough keeps that build as its round-0 sample. After round 0, candidates
+  // slower than prune_factor × the fastest drop out (their median is their round-0 sample), so a
+  // slow kernel at the root is timed twice, not 2 + rounds times.
   auto const compare = [&](std::vector<Builder*> const& bs, std::int64_t rows) {
+    std::int64_t const warm_rows = std::min<std::int64_t>(rows, 4 * 4096);
+    double const want = o.sync_multiple * r.sync_seconds;
     std::vector<int> reps;
-    for (Builder* b : bs) {
-      sample(*b, rows, 1);  // warm-up: first launch, descriptor buffers
-      double const t1 = std::max(detail::median({sample(*b, rows, 1), sample(*b, rows, 1), sample(*b, rows, 1)}), 1e-9);
-      double const want = o.sync_multiple * r.sync_seconds;
-      reps.push_back(static_cast<int>(std::clamp(want / t1 + 0.999, 1.0, static_cast<double>(std::max(1, o.max_reps)))));
-    }
     std::vector<std::vector<double>> s(bs.size());
-    for (int round = 0; round < std::max(1, o.rounds); ++round)
-      for (std::size_t i = 0; i < bs.size(); ++i) s[i].push_back(sample(*bs[i], rows, reps[i]));
+    for (std::size_t i = 0; i < bs.size(); ++i) {
+      sample(*bs[i], warm_rows, 1);  // warm-up: first launch
+      double t1 = sample(*bs[i], rows, 1);
+      if (t1 >= want) {
+        reps.push_back(1);
+        s[i].push_back(t1);
+        continue;
+      }
+      t1 = std::max(detail::median({t1, sample(*bs[i], rows, 1), sample(*bs[i], rows, 1)}), 1e-9);
+      reps.push_back(static_cast<int>(std::clamp(want / t1 + 0.999, 1.0, static_cast<double>(std::max(1, o.max_reps)))));
+      s[i].push_back(sample(*bs[i], rows, reps[i]));
+    }
+    double fastest = s[0][0];
+    for (auto const& v : s) fastest = std::min(fastest, v[0]);
+    for (int round = 1; round < std::max(1, o.rounds); ++round)
+      for (std::size_t i = 0; i < bs.size(); ++i)
+        if (s[i][0] <= o.prune_factor * fastest) s[i].push_back(sample(*bs[i], rows, reps[i]));
     std::vector<double> med;
     for (auto const& v : s) med.push_back(detail::median(v));
     return med;
@@ -248,7 +265,7 @@ HistTuneResult tuned_hist_choice(ExecutionSpace const& space,
                                  Kokkos::View<const std::int32_t**, Kokkos::LayoutRight, Mem> bins,
                                  HistogramCuts<Mem> const& cuts, HistTuneOptions const& o = {},
                                  TuneStore* store = nullptr) {
-  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), cuts.ptrs);
+  auto h = counted_to_host(cuts.ptrs);
   return tuned_hist_choice(space, bins, std::vector<std::uint32_t>(h.data(), h.data() + h.extent(0)), o, store);
 }
 

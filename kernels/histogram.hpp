@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/compat.hpp"
+#include "core/transfers.hpp"
 #include "kernels/quantiser.hpp"
 
 namespace kboost {
@@ -68,8 +69,8 @@ class HistogramBuilder {
       hf(i) = gf[i];
       hb(i) = gb[i];
     }
-    Kokkos::deep_copy(group_feature_, hf);
-    Kokkos::deep_copy(group_bin_, hb);
+    counted_deep_copy(group_feature_, hf);
+    counted_deep_copy(group_bin_, hb);
   }
 
   bool tile_enabled() const { return tile_ok_; }
@@ -111,7 +112,7 @@ class HistogramBuilder {
     if (buf.extent(0) < v.size()) buf = Kokkos::View<T*, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::hist::desc"), 2 * v.size());
     auto h = Kokkos::create_mirror_view(buf);
     for (std::size_t i = 0; i < v.size(); ++i) h(i) = v[i];
-    Kokkos::deep_copy(buf, h);
+    counted_deep_copy(buf, h);
     return buf;
   }
 

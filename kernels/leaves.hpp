@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/compat.hpp"
+#include "core/transfers.hpp"
 #include "core/model.hpp"
 
 namespace kboost {
@@ -33,7 +34,7 @@ void add_leaf_values(ExecutionSpace const& space, Kokkos::View<const std::int32_
                                     leaves.size());
   auto h = Kokkos::create_mirror_view(d);
   for (std::size_t i = 0; i < leaves.size(); ++i) h(i) = leaves[i];
-  Kokkos::deep_copy(d, h);
+  counted_deep_copy(d, h);
   int const nl = static_cast<int>(leaves.size());
   Kokkos::parallel_for(
       "kboost::leaves::add_leaf_values", Kokkos::RangePolicy<ExecutionSpace>(space, 0, ridx.extent(0)),

@@ -4,6 +4,7 @@
 /// (src/tree/gpu_hist/histogram.cu GradientQuantiser, src/common/deterministic.cuh
 /// CreateRoundingFactor; v3.2: positive/negative sums in double).
 #include "core/compat.hpp"
+#include "core/transfers.hpp"
 #include "kernels/gradients.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -90,7 +91,7 @@ GradientQuantiser make_quantiser(ExecutionSpace const& space, Kokkos::View<const
                          partial(c, 2) = ng;
                          partial(c, 3) = nh;
                        });
-  auto hp = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), partial);
+  auto hp = counted_to_host(partial);
   double s[4] = {0, 0, 0, 0};
   for (std::size_t c = 0; c < chunks; ++c)
     for (int k = 0; k < 4; ++k) s[k] += hp(c, k);

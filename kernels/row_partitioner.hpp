@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/compat.hpp"
+#include "core/transfers.hpp"
 
 namespace kboost {
 
@@ -53,7 +54,7 @@ class RowPartitioner {
     }
     auto hd = Kokkos::create_mirror_view(desc_);
     for (std::size_t i = 0; i < splits.size(); ++i) hd(i) = splits[i];
-    Kokkos::deep_copy(desc_, hd);
+    counted_deep_copy(desc_, hd);
     auto d = desc_;
     auto ridx = ridx_;
     auto tmp = tmp_;
@@ -119,7 +120,7 @@ class RowPartitioner {
     Kokkos::parallel_for(
         "kboost::partition::copy_back", Kokkos::RangePolicy<ExecutionSpace>(space, lo, hi),
         KOKKOS_LAMBDA(std::int64_t p) { ridx(p) = tmp(p); });
-    auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), n_left);
+    auto h = counted_to_host(n_left);
     for (int k = 0; k < ns; ++k) result[k] = h(k);
     return result;
   }

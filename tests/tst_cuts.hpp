@@ -139,3 +139,57 @@ TEST_CASE("binning " TEST_BACKEND ": upper_bound clamped to the last bin, NaN ->
   CHECK(bins(5, 0) == -1);
   CHECK_THROWS_AS(kboost::sketch_feature(values, {}, 1), std::runtime_error);
 }
+
+TEST_CASE("binning " TEST_BACKEND ": branch-free search equals std::upper_bound on a 256-bin feature", "[cuts]") {
+  // 20,000 distinct values -> 256 sketched bins; probes: every cut, its neighbours, and values between
+  std::vector<float> values;
+  for (int i = 0; i < 20000; ++i) values.push_back(static_cast<float>((i * 7919) % 20000) * 0.37f - 3000.0f);
+  auto fc = kboost::sketch_feature(values, {}, 256);
+  REQUIRE(fc.values.size() > 200);
+  std::vector<float> probe;
+  for (float c : fc.values) {
+    probe.push_back(c);
+    probe.push_back(std::nextafter(c, -1e30f));
+    probe.push_back(std::nextafter(c, 1e30f));
+  }
+  for (int i = 0; i < 997; ++i) probe.push_back(-3100.0f + 13.1f * static_cast<float>(i));
+  Kokkos::View<float**, Kokkos::LayoutRight, Kokkos::HostSpace> hx("hx", probe.size(), 1);
+  for (std::size_t i = 0; i < probe.size(); ++i) hx(i, 0) = probe[i];
+  Kokkos::View<const float**, Kokkos::LayoutRight, TEST_MEMSPACE> X = Kokkos::create_mirror_view_and_copy(TEST_MEMSPACE(), hx);
+  auto cuts = kboost::sketch_cuts(TEST_EXECSPACE(), X, Kokkos::View<const float*, TEST_MEMSPACE>(Kokkos::View<float*, TEST_MEMSPACE>("w", 0)), 256);
+  auto bins = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), kboost::bin_matrix(TEST_EXECSPACE(), X, cuts));
+  auto vals = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), cuts.values);
+  std::int32_t const nb = static_cast<std::int32_t>(vals.extent(0));
+  REQUIRE(nb > 3);
+  int mismatches = 0;
+  for (std::size_t i = 0; i < probe.size(); ++i) {
+    std::int32_t e = static_cast<std::int32_t>(std::upper_bound(vals.data(), vals.data() + nb, probe[i]) - vals.data());
+    if (e == nb) --e;
+    mismatches += bins(i, 0) != e;
+  }
+  CHECK(mismatches == 0);
+}
+
+TEST_CASE("cuts " TEST_BACKEND ": the radix-sorted sketch queue gives upstream std::sort's cuts", "[cuts]") {
+  // Unit weights take the radix path in make_summary; explicit weights of 1 take std::sort (upstream's
+  // order). 300,000 rows with runs of repeats, ties across chunks, negatives and +0 (no -0): several
+  // queue flushes at max_bin 256 and 16. The two must agree bit for bit.
+  std::vector<float> values;
+  std::uint64_t x = 88172645463325252ull;
+  for (int i = 0; i < 300000; ++i) {
+    x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+    float v = static_cast<float>(static_cast<std::int64_t>(x % 40000) - 20000) * 0.125f;
+    if (i % 11 == 0) v = 0.0f;
+    int const repeat = (i % 97 == 0) ? 5 : 1;
+    for (int r = 0; r < repeat; ++r) values.push_back(v);
+  }
+  std::vector<float> ones(values.size(), 1.0f);
+  for (int max_bin : {256, 16}) {
+    auto const radix = kboost::sketch_feature(values, {}, max_bin);
+    auto const sorted = kboost::sketch_feature(values, ones, max_bin);
+    REQUIRE(radix.values.size() == sorted.values.size());
+    CHECK(radix.values.size() > static_cast<std::size_t>(max_bin / 2));
+    CHECK(std::memcmp(radix.values.data(), sorted.values.data(), radix.values.size() * sizeof(float)) == 0);
+    CHECK(std::memcmp(&radix.min_val, &sorted.min_val, sizeof(float)) == 0);
+  }
+}
