@@ -127,38 +127,68 @@ void evaluate_splits(ExecutionSpace const& space, SplitParams const& p, Gradient
                      Kokkos::View<SplitCandidate*, Mem> out, int n_nodes) {
   compat::ScopedRegion region("kboost::evaluate_splits");
   int const n_features = static_cast<int>(ptrs.extent(0)) - 1;
+  // One team per (node, feature); each thread takes a contiguous run of the feature's bins. The
+  // team's exclusive scan is over int64 sums (exact), each bin's gain depends only on its own
+  // prefix, and the best is picked in bin order with a strict '>' (the lowest bin wins ties), so the
+  // answer is the same for every team size: 32 threads on GPUs, 1 on host backends.
+  using policy_t = Kokkos::TeamPolicy<ExecutionSpace>;
+  using member_t = typename policy_t::member_type;
+  int const team = Kokkos::SpaceAccessibility<ExecutionSpace, Kokkos::HostSpace>::accessible ? 1 : 32;
+  std::size_t const shmem = static_cast<std::size_t>(team) * (sizeof(GradientPairInt64) + sizeof(SplitCandidate));
   Kokkos::parallel_for(
       "kboost::splits::per_feature",
-      Kokkos::RangePolicy<ExecutionSpace>(space, 0, std::size_t(n_nodes) * std::size_t(n_features)),
-      KOKKOS_LAMBDA(std::size_t i) {
-        int const k = static_cast<int>(i / n_features), f = static_cast<int>(i % n_features);
-        SplitCandidate best;
-        if (feature_mask(k, f)) {
-          EvalNode const node = nodes(k);
-          std::uint32_t const b0 = ptrs(f), b1 = ptrs(f + 1);
-          GradientPairInt64 total{};
-          for (std::uint32_t b = b0; b < b1; ++b) total = total + hist(node.slot, b);
-          GradientPairInt64 const missing = node.sum - total;
-          GradientPairInt64 scan{};
-          for (std::uint32_t b = b0; b < b1; ++b) {
-            GradientPairInt64 const left_m = scan + missing;
-            float const g_ml = split_gain(p, q, left_m, node.sum - left_m);
-            float const g_mr = split_gain(p, q, scan, node.sum - scan);
-            bool const missing_left = g_ml > g_mr;
-            float const gain = missing_left ? g_ml : g_mr;
-            if (gain > best.loss_chg) {
-              best.loss_chg = gain;
-              best.feature = f;
-              best.split_bin = static_cast<std::int32_t>(b) - 1;
-              best.fvalue = b == b0 ? min_vals(f) : values(b - 1);
-              best.default_left = missing_left ? 1 : 0;
-              best.left_sum = missing_left ? left_m : scan;
-              best.right_sum = node.sum - best.left_sum;
-            }
-            scan = scan + hist(node.slot, b);
-          }
+      policy_t(space, n_nodes * n_features, team).set_scratch_size(0, Kokkos::PerTeam(shmem)),
+      KOKKOS_LAMBDA(member_t const& m) {
+        int const i = m.league_rank();
+        int const k = i / n_features, f = i % n_features;
+        int const nt = m.team_size(), t = m.team_rank();
+        auto* part = static_cast<GradientPairInt64*>(m.team_scratch(0).get_shmem(nt * sizeof(GradientPairInt64)));
+        auto* cand = static_cast<SplitCandidate*>(m.team_scratch(0).get_shmem(nt * sizeof(SplitCandidate)));
+        if (!feature_mask(k, f)) {  // the whole team leaves together: no barrier is skipped by part of it
+          if (t == 0) scratch(k, f) = SplitCandidate{};
+          return;
         }
-        scratch(k, f) = best;
+        EvalNode const node = nodes(k);
+        std::uint32_t const b0 = ptrs(f), b1 = ptrs(f + 1);
+        std::uint32_t const per = (b1 - b0 + nt - 1) / nt;
+        std::uint32_t const lo = b0 + per * t < b1 ? b0 + per * t : b1;
+        std::uint32_t const hi = lo + per < b1 ? lo + per : b1;
+        GradientPairInt64 local{};
+        for (std::uint32_t b = lo; b < hi; ++b) local = local + hist(node.slot, b);
+        part[t] = local;
+        m.team_barrier();
+        GradientPairInt64 total{}, scan{};
+        for (int u = 0; u < nt; ++u) {
+          if (u == t) scan = total;
+          total = total + part[u];
+        }
+        GradientPairInt64 const missing = node.sum - total;
+        SplitCandidate best;
+        for (std::uint32_t b = lo; b < hi; ++b) {
+          GradientPairInt64 const left_m = scan + missing;
+          float const g_ml = split_gain(p, q, left_m, node.sum - left_m);
+          float const g_mr = split_gain(p, q, scan, node.sum - scan);
+          bool const missing_left = g_ml > g_mr;
+          float const gain = missing_left ? g_ml : g_mr;
+          if (gain > best.loss_chg) {
+            best.loss_chg = gain;
+            best.feature = f;
+            best.split_bin = static_cast<std::int32_t>(b) - 1;
+            best.fvalue = b == b0 ? min_vals(f) : values(b - 1);
+            best.default_left = missing_left ? 1 : 0;
+            best.left_sum = missing_left ? left_m : scan;
+            best.right_sum = node.sum - best.left_sum;
+          }
+          scan = scan + hist(node.slot, b);
+        }
+        cand[t] = best;
+        m.team_barrier();
+        if (t == 0) {
+          SplitCandidate r = cand[0];
+          for (int u = 1; u < nt; ++u)
+            if (cand[u].loss_chg > r.loss_chg) r = cand[u];
+          scratch(k, f) = r;
+        }
       });
   Kokkos::parallel_for(
       "kboost::splits::per_node", Kokkos::RangePolicy<ExecutionSpace>(space, 0, n_nodes),

@@ -63,38 +63,48 @@ inline double create_rounding_factor(double max_abs, int n) {
   return std::ldexp(1.0, exp);
 }
 
-/// Rows per chunk of the fixed-order sums in make_quantiser (independent of backend/threads).
-constexpr std::size_t kQuantiserChunk = 4096;
+/// Lanes of the fixed-order sums in make_quantiser (independent of backend and threads).
+constexpr std::size_t kQuantiserLanes = 4096, kQuantiserFold = 64;
 
 /// Quantiser for one output group's gradients g (rows): sums Σmax(g,0), Σmax(h,0), Σ|min(g,0)|,
-/// Σ|min(h,0)| in double over fixed 4096-row chunks (sequential inside a chunk), chunk partials
-/// added in index order on the host; then upstream's rounding factor per component.
+/// Σ|min(h,0)| in double in a fixed order: lane t (of 4096) adds rows t, t + 4096, ... in sequence
+/// (consecutive lanes read consecutive rows: coalesced on GPUs), fold u (of 64) adds lanes u, u + 64,
+/// ... in sequence, the host adds the 64 folds in index order; then upstream's rounding factor per
+/// component (upstream GradientQuantiser, src/tree/gpu_hist/quantiser.cu, whose own reduction order
+/// is thrust's).
 template <class ExecutionSpace, class Mem>
 GradientQuantiser make_quantiser(ExecutionSpace const& space, Kokkos::View<const GradientPair*, Mem> g) {
   compat::ScopedRegion region("kboost::quantiser::make_quantiser");
   std::size_t const n = g.extent(0);
-  std::size_t const chunks = (n + kQuantiserChunk - 1) / kQuantiserChunk;
-  Kokkos::View<double* [4], Mem> partial("kboost::quantiser::partial", chunks);
-  Kokkos::parallel_for("kboost::quantiser::chunk_sums", Kokkos::RangePolicy<ExecutionSpace>(space, 0, chunks),
-                       KOKKOS_LAMBDA(std::size_t c) {
+  constexpr std::size_t L = kQuantiserLanes, F = kQuantiserFold;
+  Kokkos::View<double* [4], Mem> lane(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::quantiser::lane"), L);
+  Kokkos::View<double* [4], Mem> fold(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::quantiser::fold"), F);
+  Kokkos::parallel_for("kboost::quantiser::lane_sums", Kokkos::RangePolicy<ExecutionSpace>(space, 0, L),
+                       KOKKOS_LAMBDA(std::size_t t) {
                          double pg = 0, ph = 0, ng = 0, nh = 0;
-                         std::size_t const end = (c + 1) * kQuantiserChunk < n ? (c + 1) * kQuantiserChunk : n;
-                         for (std::size_t i = c * kQuantiserChunk; i < end; ++i) {
+                         for (std::size_t i = t; i < n; i += L) {
                            float const gg = g(i).grad, hh = g(i).hess;
                            pg += gg > 0 ? gg : 0.0f;
                            ph += hh > 0 ? hh : 0.0f;
                            ng += gg < 0 ? -gg : 0.0f;
                            nh += hh < 0 ? -hh : 0.0f;
                          }
-                         partial(c, 0) = pg;
-                         partial(c, 1) = ph;
-                         partial(c, 2) = ng;
-                         partial(c, 3) = nh;
+                         lane(t, 0) = pg;
+                         lane(t, 1) = ph;
+                         lane(t, 2) = ng;
+                         lane(t, 3) = nh;
                        });
-  auto hp = counted_to_host(partial);
+  Kokkos::parallel_for("kboost::quantiser::fold_sums", Kokkos::RangePolicy<ExecutionSpace>(space, 0, F),
+                       KOKKOS_LAMBDA(std::size_t u) {
+                         double acc[4] = {0, 0, 0, 0};
+                         for (std::size_t t = u; t < L; t += F)
+                           for (int k = 0; k < 4; ++k) acc[k] += lane(t, k);
+                         for (int k = 0; k < 4; ++k) fold(u, k) = acc[k];
+                       });
+  auto hp = counted_to_host(fold);
   double s[4] = {0, 0, 0, 0};
-  for (std::size_t c = 0; c < chunks; ++c)
-    for (int k = 0; k < 4; ++k) s[k] += hp(c, k);
+  for (std::size_t u = 0; u < F; ++u)
+    for (int k = 0; k < 4; ++k) s[k] += hp(u, k);
   GradientQuantiser q;
   for (int k = 0; k < 2; ++k) {
     double const r = create_rounding_factor(std::max(s[k], s[k + 2]), static_cast<int>(n));

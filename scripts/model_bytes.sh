@@ -13,6 +13,6 @@ $K train --data $D/multiclass.train --label-column 0 --objective multi:softprob 
 $K train --data $D/housing.csv --label-column median_house_value --objective reg:squarederror $P --model-out $O/california.json
 $K train --data $D/adult.data --label-column -1 --objective binary:logistic $P --model-out $O/adult.json
 (cd $O && md5sum *.json)
-$K predict --model $O/adult.json --data $D/adult.data --label-column -1 --out $O/adult_pred.csv >/dev/null
+$K predict --model $O/adult.json --data $D/adult.data --label-column -1 --reference-data $D/adult.data --out $O/adult_pred.csv >/dev/null
 $K predict --model $O/lgbm_multiclass.json --data $D/multiclass.train --label-column 0 --out $O/mc_pred.csv >/dev/null
 (cd $O && md5sum *.csv)

@@ -1,6 +1,7 @@
 // GradientQuantiser: upstream's rounding factor (power of two above max(Σpos, Σneg)/(1-2nε)),
 // truncating fixed-point conversion, and sums that do not depend on backend or thread count.
 #include <catch2/catch_test_macros.hpp>
+#include <array>
 
 #include "kernels/quantiser.hpp"
 #include "tests/test_util.hpp"
@@ -44,22 +45,25 @@ TEST_CASE("quantiser " TEST_BACKEND ": rounding factor and fixed point", "[quant
 TEST_CASE("quantiser " TEST_BACKEND ": sums independent of backend/threads; quantise matches", "[quantiser]") {
   std::mt19937 rng(3);
   std::normal_distribution<float> nd(0.0f, 1.0f);
-  std::size_t const n = 3 * kboost::kQuantiserChunk + 17;
+  std::size_t const n = 3 * kboost::kQuantiserLanes + 17;
   std::vector<kboost::GradientPair> g(n);
   for (auto& x : g) x = {nd(rng), std::abs(nd(rng))};
-  // host reference in the documented order
-  double part[4] = {0, 0, 0, 0}, tot[4] = {0, 0, 0, 0};
-  for (std::size_t i = 0; i < n; ++i) {
-    part[0] += g[i].grad > 0 ? g[i].grad : 0.0f;
-    part[1] += g[i].hess > 0 ? g[i].hess : 0.0f;
-    part[2] += g[i].grad < 0 ? -g[i].grad : 0.0f;
-    part[3] += g[i].hess < 0 ? -g[i].hess : 0.0f;
-    if ((i + 1) % kboost::kQuantiserChunk == 0 || i + 1 == n) {
-      for (int k = 0; k < 4; ++k) {
-        tot[k] += part[k];
-        part[k] = 0;
-      }
+  // host reference in the documented order: lanes (rows t, t + L, ...), folds (lanes u, u + F, ...), folds in order
+  constexpr std::size_t L = kboost::kQuantiserLanes, F = kboost::kQuantiserFold;
+  std::vector<std::array<double, 4>> lane(L, {0, 0, 0, 0});
+  for (std::size_t t = 0; t < L; ++t)
+    for (std::size_t i = t; i < n; i += L) {
+      lane[t][0] += g[i].grad > 0 ? g[i].grad : 0.0f;
+      lane[t][1] += g[i].hess > 0 ? g[i].hess : 0.0f;
+      lane[t][2] += g[i].grad < 0 ? -g[i].grad : 0.0f;
+      lane[t][3] += g[i].hess < 0 ? -g[i].hess : 0.0f;
     }
+  double tot[4] = {0, 0, 0, 0};
+  for (std::size_t u = 0; u < F; ++u) {
+    double fold[4] = {0, 0, 0, 0};
+    for (std::size_t t = u; t < L; t += F)
+      for (int k = 0; k < 4; ++k) fold[k] += lane[t][k];
+    for (int k = 0; k < 4; ++k) tot[k] += fold[k];
   }
   auto q = quantiser_of(g);
   for (int k = 0; k < 2; ++k) {
