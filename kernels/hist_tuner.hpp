@@ -42,12 +42,22 @@ struct HistTuneOptions {
   int rounds = 3;                 ///< interleaved rounds per comparison (median of these)
   int sync_samples = 9;           ///< one-row builds whose median is the launch-plus-sync cost
   int sync_multiple = 16;         ///< each sample lasts at least this many launch-plus-sync costs
-  std::vector<std::int32_t> tile_rows = {256, 512, 1024, 2048, 4096};  ///< candidates
+  /// Rows-per-tile candidates; empty = the execution space's own list (hist_tile_candidates).
+  std::vector<std::int32_t> tile_rows;
   std::int64_t min_segment = 256; ///< quartering stops below this many rows
   int max_reps = 64;              ///< cap on builds per sample (a noisy calibration cannot blow up a sample)
   double prune_factor = 2.0;      ///< after round 0, candidates slower than this × the fastest stop being timed
   double budget_seconds = 1.0;    ///< quartering stops once tuning has taken this long (root always finishes)
 };
+
+/// Default tile sizes: 256..4096 rows on GPUs (a team's scratch tile per block); on host backends,
+/// where a team is one core and each tile ends in a flush of its whole local histogram, larger
+/// tiles up to 65,536 rows.
+template <class ExecutionSpace>
+std::vector<std::int32_t> hist_tile_candidates() {
+  if (Kokkos::SpaceAccessibility<ExecutionSpace, Kokkos::HostSpace>::accessible) return {1024, 4096, 16384, 65536};
+  return {256, 512, 1024, 2048, 4096};
+}
 
 /// The tuner's answer. Timings are medians in seconds per histogram build.
 struct HistTuneResult {
@@ -137,7 +147,8 @@ HistTuneResult measure_hist_tiles(ExecutionSpace const& space,
   r.source = HistTuneResult::Source::kMeasured;
   Builder global(ptrs, kHistNeverTile, 4096);
   r.key = hist_tune_key(global.n_groups(), n);
-  if (!global.tile_enabled() || n == 0 || o.tile_rows.empty()) {
+  std::vector<std::int32_t> const tile_rows = o.tile_rows.empty() ? hist_tile_candidates<ExecutionSpace>() : o.tile_rows;
+  if (!global.tile_enabled() || n == 0) {
     r.min_shared = kHistNeverTile;
     return r;
   }
@@ -197,18 +208,18 @@ HistTuneResult measure_hist_tiles(ExecutionSpace const& space,
 
   // Root: global vs every tile size.
   std::vector<Builder> tiles;
-  tiles.reserve(o.tile_rows.size());
-  for (std::int32_t t : o.tile_rows) tiles.emplace_back(ptrs, 0, t);
+  tiles.reserve(tile_rows.size());
+  for (std::int32_t t : tile_rows) tiles.emplace_back(ptrs, 0, t);
   std::vector<Builder*> all{&global};
   for (auto& t : tiles) all.push_back(&t);
   auto const root = compare(all, n);
   r.timings.emplace_back("root/global", root[0]);
   std::size_t best = 0;
   for (std::size_t i = 0; i < tiles.size(); ++i) {
-    r.timings.emplace_back("root/tile" + std::to_string(o.tile_rows[i]), root[i + 1]);
+    r.timings.emplace_back("root/tile" + std::to_string(tile_rows[i]), root[i + 1]);
     if (root[i + 1] < root[best + 1]) best = i;
   }
-  r.tile_rows = o.tile_rows[best];
+  r.tile_rows = tile_rows[best];
   if (!(root[best + 1] < root[0])) {
     r.min_shared = kHistNeverTile;
     return r;

@@ -39,7 +39,11 @@ struct HistSubtraction {
 template <class ExecutionSpace, class Mem>
 class HistogramBuilder {
  public:
-  static constexpr std::uint32_t kTileBins = 2048;  ///< 32 KiB of scratch per team
+  /// Bins of one tile's team-local histogram: 32 KiB of shared memory per team on GPUs; 128 KiB on
+  /// host backends, where a team is one core and its L2 holds the tile, so that 30 features × 256
+  /// bins fit one group and each row is read once per tile instead of once per group.
+  static constexpr std::uint32_t kTileBins =
+      Kokkos::SpaceAccessibility<ExecutionSpace, Kokkos::HostSpace>::accessible ? 8192 : 2048;
   using hist_view = Kokkos::View<GradientPairInt64**, Kokkos::LayoutRight, Mem>;
   using bins_view = Kokkos::View<const std::int32_t**, Kokkos::LayoutRight, Mem>;
 

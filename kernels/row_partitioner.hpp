@@ -3,7 +3,8 @@
 /// Rows of each tree node as a segment [begin, end) of one index array, split stably: count, scan,
 /// place (upstream src/tree/gpu_hist/row_partitioner.cuh UpdatePositionBatch keeps the same
 /// contract). Rows keep their parent's order inside each child on every backend, because the only
-/// scan is Kokkos::parallel_scan over ints (exact).
+/// scan is Kokkos::parallel_scan over ints (exact); host backends use a blocked variant of the same
+/// stable partition (split_blocks).
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
@@ -48,6 +49,9 @@ class RowPartitioner {
     compat::ScopedRegion region("kboost::partition::split");
     std::vector<std::int32_t> result(splits.size(), 0);
     if (splits.empty()) return result;
+    if constexpr (Kokkos::SpaceAccessibility<ExecutionSpace, Kokkos::HostSpace>::accessible) {
+      return split_blocks(space, bins, splits);
+    }
     if (desc_.extent(0) < splits.size()) {
       desc_ = Kokkos::View<PartitionSplit*, Mem>("kboost::partition::desc", 2 * splits.size());
       n_left_ = Kokkos::View<std::int32_t*, Mem>("kboost::partition::n_left", 2 * splits.size());
@@ -125,7 +129,79 @@ class RowPartitioner {
     return result;
   }
 
+  /// One block of a segment for split_blocks.
+  struct Block {
+    std::int32_t seg = 0, begin = 0, end = 0, lefts = 0, left_out = 0, right_out = 0;
+  };
+
+  /// Host backends: the same stable partition in three passes over fixed blocks of each segment
+  /// (decide + count per block, place from per-block offsets, copy back), no scan over the whole
+  /// range and no search for a position's segment. The result is the unique stable partition, so
+  /// it equals the count/scan/place path bit for bit (public: CUDA extended lambdas).
+  std::vector<std::int32_t> split_blocks(ExecutionSpace const& space,
+                                         Kokkos::View<const std::int32_t**, Kokkos::LayoutRight, Mem> bins,
+                                         std::vector<PartitionSplit> const& splits) {
+    constexpr std::int32_t kBlock = 8192;
+    std::vector<Block> hb;
+    for (std::size_t k = 0; k < splits.size(); ++k)
+      for (std::int32_t b = splits[k].begin; b < splits[k].end; b += kBlock)
+        hb.push_back(Block{static_cast<std::int32_t>(k), b, b + kBlock < splits[k].end ? b + kBlock : splits[k].end});
+    if (blocks_.extent(0) < hb.size())
+      blocks_ = Kokkos::View<Block*, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::partition::blocks"), 2 * hb.size());
+    if (desc_.extent(0) < splits.size())
+      desc_ = Kokkos::View<PartitionSplit*, Mem>("kboost::partition::desc", 2 * splits.size());
+    for (std::size_t i = 0; i < splits.size(); ++i) desc_(i) = splits[i];
+    for (std::size_t i = 0; i < hb.size(); ++i) blocks_(i) = hb[i];
+    auto blocks = blocks_;
+    auto d = desc_;
+    auto ridx = ridx_;
+    auto tmp = tmp_;
+    auto flag = tmp_flag_;
+    int const nb = static_cast<int>(hb.size());
+    Kokkos::parallel_for(
+        "kboost::partition::block_decide", Kokkos::RangePolicy<ExecutionSpace>(space, 0, nb), KOKKOS_LAMBDA(int t) {
+          Block& b = blocks(t);
+          PartitionSplit const s = d(b.seg);
+          std::int32_t lefts = 0;
+          for (std::int32_t p = b.begin; p < b.end; ++p) {
+            std::int32_t const bin = bins(ridx(p), s.feature);
+            std::int32_t const go = (bin < 0 ? s.default_left != 0 : bin <= s.split_bin) ? 1 : 0;
+            flag(p) = go;
+            lefts += go;
+          }
+          b.lefts = lefts;
+        });
+    space.fence();
+    std::vector<std::int32_t> result(splits.size(), 0);
+    for (int t = 0; t < nb; ++t) result[blocks(t).seg] += blocks(t).lefts;
+    std::vector<std::int32_t> lefts_before(splits.size(), 0);
+    for (int t = 0; t < nb; ++t) {
+      Block& b = blocks(t);
+      PartitionSplit const& s = splits[b.seg];
+      std::int32_t const lb = lefts_before[b.seg];
+      b.left_out = s.begin + lb;
+      b.right_out = s.begin + result[b.seg] + (b.begin - s.begin - lb);
+      lefts_before[b.seg] += b.lefts;
+    }
+    Kokkos::parallel_for(
+        "kboost::partition::block_place", Kokkos::RangePolicy<ExecutionSpace>(space, 0, nb), KOKKOS_LAMBDA(int t) {
+          Block const b = blocks(t);
+          std::int32_t l = b.left_out, r = b.right_out;
+          for (std::int32_t p = b.begin; p < b.end; ++p) {
+            if (flag(p)) tmp(l++) = ridx(p); else tmp(r++) = ridx(p);
+          }
+        });
+    Kokkos::parallel_for(
+        "kboost::partition::block_copy_back", Kokkos::RangePolicy<ExecutionSpace>(space, 0, nb), KOKKOS_LAMBDA(int t) {
+          Block const b = blocks(t);
+          for (std::int32_t p = b.begin; p < b.end; ++p) ridx(p) = tmp(p);
+        });
+    space.fence();
+    return result;
+  }
+
  private:
+  Kokkos::View<Block*, Mem> blocks_;
   Kokkos::View<std::int32_t*, Mem> ridx_, tmp_, scan_, tmp_flag_, n_left_;
   Kokkos::View<PartitionSplit*, Mem> desc_;
 };
