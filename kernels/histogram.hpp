@@ -9,6 +9,7 @@
 /// for the rest.
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -167,11 +168,22 @@ class HistogramBuilder {
   void build_tile(ExecutionSpace const& space, bins_view bins, Kokkos::View<const std::int32_t*, Mem> ridx,
                   Kokkos::View<const GradientPairInt64*, Mem> gpair, std::vector<HistNode> const& nodes,
                   hist_view hist) {
+    std::int32_t tile_rows = tile_rows_;
+    if constexpr (Kokkos::SpaceAccessibility<ExecutionSpace, Kokkos::HostSpace>::accessible) {
+      // Host teams are cores: a level with one small node (the smaller child near the root) would
+      // otherwise be a single tile on a single core. Shrink tiles so every core gets one (the tile
+      // layout never changes a sum).
+      std::int64_t rows = 0;
+      for (auto const& n : nodes) rows += n.end - n.begin;
+      std::int64_t const cores = compat::concurrency(space);
+      std::int64_t const even = std::max<std::int64_t>(1024, (rows + cores - 1) / cores);
+      tile_rows = static_cast<std::int32_t>(std::min<std::int64_t>(tile_rows, even));
+    }
     std::vector<HistTile> tiles;
     for (auto const& n : nodes)
-      for (std::int32_t b = n.begin; b < n.end; b += tile_rows_)
+      for (std::int32_t b = n.begin; b < n.end; b += tile_rows)
         for (int g = 0; g < n_groups_; ++g)
-          tiles.push_back(HistTile{n.slot, b, b + tile_rows_ < n.end ? b + tile_rows_ : n.end, g});
+          tiles.push_back(HistTile{n.slot, b, b + tile_rows < n.end ? b + tile_rows : n.end, g});
     if (tiles.empty()) return;
     auto d = upload(tiles_, tiles);
     auto gfeat = group_feature_;
