@@ -135,6 +135,19 @@ HostForest flatten_forest(Model const& m, int max_dense_depth) {
           stack.push_back({t.right_children[nid], 2 * pos + 2});
         }
       }
+      // Full-depth form for the host's fixed-step walk: every slot below a leaf becomes a copy of
+      // that leaf (same value, pool id and leaf vector; feature 0 so a step may read it), so each
+      // row takes exactly `depth` steps and ends on a slot that holds its leaf. The generic walk
+      // still stops at the first leaf slot; both reach the same leaf.
+      for (std::size_t pos = 0; pos < n_slots; ++pos) {
+        PredictNode& n = h.nodes[base + pos];
+        if (!(n.flags & PredictNode::kLeaf)) continue;
+        n.feature = 0;
+        for (std::size_t c = 2 * pos + 1; c <= 2 * pos + 2 && c < n_slots; ++c) {
+          h.nodes[base + c] = n;
+          h.node_ids[base + c] = h.node_ids[base + pos];
+        }
+      }
       ++h.n_dense;
     } else {
       // Breadth-first, siblings adjacent: a node's children get the next two free positions.
@@ -159,7 +172,10 @@ HostForest flatten_forest(Model const& m, int max_dense_depth) {
       throw std::runtime_error("model too large for the predictor's 32-bit node pool");
     h.tree_begin.push_back(static_cast<std::int32_t>(h.nodes.size()));
     h.tree_group.push_back(m.tree_info[ti]);
-    h.tree_dense.push_back(dense ? 1 : 0);
+    bool numeric = true;
+    for (std::size_t nid = 0; nid < t.split_type.size(); ++nid) numeric = numeric && t.split_type[nid] == 0;
+    // 0: compact; 1: dense; 2 + depth: dense and numeric (host fixed-step walk, kernels/predict_kernel.hpp)
+    h.tree_dense.push_back(!dense ? 0 : numeric ? static_cast<std::uint8_t>(2 + depth) : 1);
   }
   if (h.has_categorical) {
     h.cat_begin.resize(h.nodes.size(), 0);

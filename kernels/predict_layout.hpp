@@ -35,7 +35,7 @@ struct HostForest {
   std::vector<std::uint32_t> cat_bits;         ///< bit c of a node's set: category c goes RIGHT
   std::vector<float> leaf_values;              ///< vector leaves, size_leaf_vector floats each
   std::vector<std::int32_t> tree_begin;        ///< pool offset of each tree, n_trees + 1 entries
-  std::vector<std::uint8_t> tree_dense;        ///< 1: dense layout, 0: compact
+  std::vector<std::uint8_t> tree_dense;        ///< 0: compact; 1: dense; 2 + depth: dense, numeric splits only
   std::vector<std::int32_t> tree_group;        ///< output column of a scalar tree (tree_info)
   std::vector<float> tree_weight;              ///< DART weight_drop (empty: plain gbtree)
   bool vector_leaf = false;
