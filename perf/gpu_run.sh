@@ -6,7 +6,9 @@
 #   check: ctest (the CUDA test binary: every test body on Kokkos::Cuda, CUDA vs Serial model bytes)
 #          -> tests.csv, ctest.log; compute-sanitizer memcheck and racecheck on a small training and
 #          prediction run of the CLI (agaricus, 3 rounds, depth 4: tile and global histogram kernels,
-#          split evaluation, partition, leaves, predict kernel) -> sanitizer.csv, sanitizer_*.log
+#          split evaluation, partition, leaves, predict kernel) -> sanitizer.csv, sanitizer_*.log;
+#          scripts/model_bytes.sh on the five datasets -> model_bytes.csv (file, md5), to compare with
+#          the same script's output from a host build
 #   bench: perf/bench_train_gpu (1,000,000 x 28 synthetic binary:logistic, 10 rounds, depth 6, 256
 #          bins; tuned tile vs forced global-atomic) -> train_kboost.csv/.log;
 #          perf/bench_predict_gpu on $KBOOST_BENCH_MODEL (the 999-tree depth-6 model written by
@@ -79,6 +81,18 @@ if [ "$stage" = all ] || [ "$stage" = check ]; then
     done
   done
   rm -rf "$san"
+
+  # Model bytes: the five datasets' models and two prediction files (scripts/model_bytes.sh);
+  # compare model_bytes.csv with the same script's output from a host build (OpenMP, any threads).
+  note "model bytes: five datasets (scripts/model_bytes.sh)"
+  mb=$(mktemp -d)
+  for f in adult/adult.data agaricus/agaricus.txt.train lightgbm_multiclass/multiclass.train \
+           lightgbm_binary/binary.train california_housing/housing.csv; do
+    ln -sf "$KBOOST_SHARED/data/$f" "$mb/"
+  done
+  step "model bytes" "$out/model_bytes.log" bash "$repo/scripts/model_bytes.sh" "$build/kboost" "$mb/out" "$mb"
+  { echo "file,md5"; awk 'NF == 2 {print $2 "," $1}' "$out/model_bytes.log"; } >"$out/model_bytes.csv"
+  rm -rf "$mb"
 fi
 
 if [ "$stage" = all ] || [ "$stage" = bench ]; then
