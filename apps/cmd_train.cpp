@@ -90,17 +90,21 @@ int run(TrainArgs const& a, std::vector<std::string> const& rest) {
   }
   if (data.empty()) throw std::runtime_error("train: --data is required");
   if (model_out.empty()) throw std::runtime_error("train: --model-out is required");
-  // An unknown key from the config file: name the file and line.
-  for (auto const& [k, line] : config_lines) {
-    if (kv.count(k) == 0) continue;
+  // A bad key or value that came from the config file: name the file and line.
+  auto const parse_with_lines = [&]() {
     try {
-      parse_params({{k, kv.at(k)}});
+      return parse_params(kv);
     } catch (std::runtime_error const& e) {
-      if (std::string(e.what()).rfind("unknown parameter", 0) == 0)
-        throw std::runtime_error(a.config + ":" + std::to_string(line) + ": " + e.what());
+      std::string const what = e.what();
+      for (auto const& [k, line] : config_lines) {
+        if (kv.count(k) == 0) continue;
+        if (what.rfind("parameter " + k + " =", 0) == 0 || what.rfind("unknown parameter '" + k + "'", 0) == 0)
+          throw std::runtime_error(a.config + ":" + std::to_string(line) + ": " + what);
+      }
+      throw;
     }
-  }
-  TrainParams const p = parse_params(kv);
+  };
+  TrainParams const p = parse_with_lines();
 
   HostDMatrix dtrain = read_dataset(data, a.read);
   // Labels the objective cannot take, named by file and row before any intercept is estimated.

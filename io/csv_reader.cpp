@@ -312,6 +312,26 @@ HostDMatrix read_csv(std::string const& path, ReadOptions const& opt) {
     if (ref != nullptr && !has_ref)
       fail(path, stats[c].first_string_line, column_desc(c, names),
            "text in a column that is numeric in the reference (training) data " + ref->source);
+    bool const forced = std::find(opt.categorical_columns.begin(), opt.categorical_columns.end(),
+                                  static_cast<int>(j)) != opt.categorical_columns.end();
+    if (!has_ref && !forced && stats[c].n_numbers >= 20 && stats[c].n_numbers >= 10 * stats[c].n_strings) {
+      // An overwhelmingly numeric column with a few stray tokens (a typo, "1.2.3") would otherwise
+      // silently become a categorical column of codes; columns with more text stay categorical.
+      auto const& raw = raw_column(c);
+      std::size_t bad_line = stats[c].first_string_line;
+      std::string token;
+      for (std::size_t r = 0; r < n_rows; ++r)
+        if (!is_missing(raw[r]) && !parse_float(raw[r])) {
+          bad_line = line_no[r + row0];
+          token = std::string(raw[r]);
+          break;
+        }
+      fail(path, bad_line, column_desc(c, names),
+           "'" + token + "' is not a number, but the column is numeric (" + std::to_string(stats[c].n_numbers) +
+               " numbers, " + std::to_string(stats[c].n_strings) +
+               " text values); fix the value or mark it missing, or pass --categorical " + std::to_string(j) +
+               " to read the column as categories");
+    }
     if (m.info.feature_types.empty()) m.info.feature_types.assign(m.n_features, FeatureType::kNumerical);
     m.info.feature_types[j] = FeatureType::kCategorical;
     encode(c, m.info.categories[static_cast<int>(j)], has_ref ? &ref_it->second : nullptr, "");

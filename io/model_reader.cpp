@@ -375,6 +375,7 @@ bool is_known_objective(std::string const& name) {
 
 Model parse_model(std::string const& bytes, std::string const& source) {
   fjson doc;
+  if (bytes.find_first_not_of(" \t\r\n") == std::string::npos) fail(source, "", "the model file is empty");
   try {
     if (looks_like_text_json(bytes)) {
       doc = fjson::parse(sanitize_json_text(bytes));

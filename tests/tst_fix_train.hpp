@@ -109,6 +109,11 @@ TEST_CASE("kboost train: side files, label errors, ranges, eval_metric, config k
   CHECK(kboost::test::run_cli(dir, base + "--config " + cfg, out) != 0);
   CHECK(out.find("t.conf:2") != std::string::npos);
   CHECK(out.find("max_dpth") != std::string::npos);
+  // A bad value in a config file: file and line too.
+  auto const cfg_bad = kboost::test::write_file(dir, "v.conf", "max_depth = 2\n\neta = -1\n");
+  CHECK(kboost::test::run_cli(dir, base + "--config " + cfg_bad, out) != 0);
+  CHECK(out.find("v.conf:3") != std::string::npos);
+  CHECK(out.find("eta = '-1'") != std::string::npos);
   // --help: --model-out required; any XGBoost parameter as --name value.
   CHECK(kboost::test::run_cli(dir, "train --help", out) == 0);
   CHECK(out.find("REQUIRED") != std::string::npos);

@@ -130,7 +130,8 @@ TEST_CASE("model reader " TEST_BACKEND ": malformed models are clear errors", "[
   }
   // Not JSON, truncated JSON, truncated UBJSON, empty file.
   CHECK_THROWS_WITH(parse_model("{\"version\": [1,", "tiny.json"), ContainsSubstring("tiny.json") && ContainsSubstring("not a valid"));
-  CHECK_THROWS_WITH(parse_model("", "tiny.json"), ContainsSubstring("tiny.json"));
+  CHECK_THROWS_WITH(parse_model("", "tiny.json"), ContainsSubstring("tiny.json") && ContainsSubstring("the model file is empty"));
+  CHECK_THROWS_WITH(parse_model(" \n", "tiny.ubj"), ContainsSubstring("tiny.ubj") && ContainsSubstring("the model file is empty"));
   CHECK_THROWS_WITH(parse_model("hello", "tiny.json"), ContainsSubstring("not a valid"));
   auto ubj = nlohmann::json::to_ubjson(base);
   std::string ubj_text(ubj.begin(), ubj.begin() + static_cast<long>(ubj.size() / 2));

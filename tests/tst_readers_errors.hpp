@@ -60,6 +60,23 @@ TEST_CASE("CSV errors name file, line and column " TEST_BACKEND, "[io][readers][
   REQUIRE_THROWS_WITH(kboost::read_dataset(garbage_label, lab),
                       ContainsSubstring(garbage_label + ":3") && ContainsSubstring("'1.2.3' is not a number"));
 
+  // A stray token in a numeric feature column is an error, not a silent switch to category codes;
+  // an all-text column is still a category column.
+  std::string typo_text = "a,b,y\n";
+  for (int i = 0; i < 30; ++i) typo_text += (i == 7 ? std::string("1.2.3") : std::to_string(i)) + ",x,0\n";
+  auto typo = kboost::test::write_file(dir, "typo.csv", typo_text);
+  REQUIRE_THROWS_WITH(kboost::read_dataset(typo, lab),
+                      ContainsSubstring(typo + ":9") && ContainsSubstring("column 0 ('a')") &&
+                          ContainsSubstring("'1.2.3' is not a number") && ContainsSubstring("29 numbers, 1 text") &&
+                          ContainsSubstring("--categorical 0"));
+  ReadOptions forced = lab;
+  forced.categorical_columns = {0};
+  CHECK(kboost::read_dataset(typo, forced).info.feature_types.at(0) == kboost::FeatureType::kCategorical);
+  auto all_text = kboost::test::write_file(dir, "all_text.csv", "b,y\nx,0\ny,1\nx,0\n");
+  auto const cats = kboost::read_dataset(all_text, lab);
+  REQUIRE(cats.info.feature_types.size() == 1);
+  CHECK(cats.info.feature_types[0] == kboost::FeatureType::kCategorical);
+
   auto inf_label = kboost::test::write_file(dir, "inf_label.csv", "a,y\n1,0\n2,inf\n");
   REQUIRE_THROWS_WITH(kboost::read_dataset(inf_label, lab),
                       ContainsSubstring(inf_label + ":3") && ContainsSubstring("label is not finite"));
