@@ -54,50 +54,52 @@ void set_prune(Summary& dst, Summary const& src, std::size_t maxsize) {
   if (lastidx != src.size() - 1) dst.push_back(src.back());
 }
 
-/// WQSummary::FixError (repairs rank monotonicity after a combine).
-void fix_error(Summary& s) {
-  float prev_rmin = 0, prev_rmax = 0;
-  for (auto& e : s) {
+/// WQSummary::SetCombine: merge two summaries, then FixError. The repair is applied to each entry
+/// as it is written (it only looks back at entries already repaired), which is the same arithmetic
+/// in the same order as upstream's separate pass.
+void set_combine(Summary& dst, Summary const& sa, Summary const& sb) {
+  if (sa.empty()) { dst = sb; return; }
+  if (sb.empty()) { dst = sa; return; }
+  dst.resize(sa.size() + sb.size());
+  Entry* out = dst.data();
+  std::size_t n = 0;
+  float prev_rmin = 0, prev_rmax = 0;  // FixError state
+  auto emit = [&](float rmin, float rmax, float wmin, float value) {
+    Entry e{rmin, rmax, wmin, value};
     if (e.rmin < prev_rmin) e.rmin = prev_rmin; else prev_rmin = e.rmin;
     if (e.rmax < prev_rmax) e.rmax = prev_rmax;
     float const rmin_next = e.rmin_next();
     if (e.rmax < rmin_next) e.rmax = rmin_next;
     prev_rmax = e.rmax;
-  }
-}
-
-/// WQSummary::SetCombine: merge two summaries.
-void set_combine(Summary& dst, Summary const& sa, Summary const& sb) {
-  if (sa.empty()) { dst = sb; return; }
-  if (sb.empty()) { dst = sa; return; }
-  dst.clear();
+    out[n++] = e;
+  };
   std::size_t a = 0, b = 0;
   float aprev_rmin = 0, bprev_rmin = 0;
   while (a < sa.size() && b < sb.size()) {
     if (sa[a].value == sb[b].value) {
-      dst.push_back({sa[a].rmin + sb[b].rmin, sa[a].rmax + sb[b].rmax, sa[a].wmin + sb[b].wmin, sa[a].value});
+      emit(sa[a].rmin + sb[b].rmin, sa[a].rmax + sb[b].rmax, sa[a].wmin + sb[b].wmin, sa[a].value);
       aprev_rmin = sa[a].rmin_next();
       bprev_rmin = sb[b].rmin_next();
       ++a; ++b;
     } else if (sa[a].value < sb[b].value) {
-      dst.push_back({sa[a].rmin + bprev_rmin, sa[a].rmax + sb[b].rmax_prev(), sa[a].wmin, sa[a].value});
+      emit(sa[a].rmin + bprev_rmin, sa[a].rmax + sb[b].rmax_prev(), sa[a].wmin, sa[a].value);
       aprev_rmin = sa[a].rmin_next();
       ++a;
     } else {
-      dst.push_back({sb[b].rmin + aprev_rmin, sb[b].rmax + sa[a].rmax_prev(), sb[b].wmin, sb[b].value});
+      emit(sb[b].rmin + aprev_rmin, sb[b].rmax + sa[a].rmax_prev(), sb[b].wmin, sb[b].value);
       bprev_rmin = sb[b].rmin_next();
       ++b;
     }
   }
   if (a < sa.size()) {
     float const brmax = sb.back().rmax;
-    for (; a < sa.size(); ++a) dst.push_back({sa[a].rmin + bprev_rmin, sa[a].rmax + brmax, sa[a].wmin, sa[a].value});
+    for (; a < sa.size(); ++a) emit(sa[a].rmin + bprev_rmin, sa[a].rmax + brmax, sa[a].wmin, sa[a].value);
   }
   if (b < sb.size()) {
     float const armax = sa.back().rmax;
-    for (; b < sb.size(); ++b) dst.push_back({sb[b].rmin + aprev_rmin, sb[b].rmax + armax, sb[b].wmin, sb[b].value});
+    for (; b < sb.size(); ++b) emit(sb[b].rmin + aprev_rmin, sb[b].rmax + armax, sb[b].wmin, sb[b].value);
   }
-  fix_error(dst);
+  dst.resize(n);
 }
 
 struct QEntry {
@@ -112,28 +114,54 @@ inline std::uint32_t float_key(float v) {
   return (b & 0x80000000u) ? ~b : (b | 0x80000000u);
 }
 
-/// LSD radix sort of queue[0, n) by value (11-bit digits, 3 passes; stable per pass).
-void radix_sort_by_value(std::vector<QEntry>& queue, std::size_t n, std::vector<QEntry>& tmp) {
-  constexpr int kBits = 11;
-  constexpr std::uint32_t kMask = (1u << kBits) - 1;
-  tmp.resize(std::max(tmp.size(), n));
-  QEntry* src = queue.data();
-  QEntry* dst = tmp.data();
-  std::vector<std::uint32_t> count(std::size_t(1) << kBits);
-  for (int shift = 0; shift < 32; shift += kBits) {
-    std::fill(count.begin(), count.end(), 0u);
-    for (std::size_t i = 0; i < n; ++i) ++count[(float_key(src[i].value) >> shift) & kMask];
+/// Inverse of float_key.
+inline float key_float(std::uint32_t k) {
+  std::uint32_t const b = (k & 0x80000000u) ? (k & 0x7fffffffu) : ~k;
+  float v;
+  std::memcpy(&v, &b, sizeof v);
+  return v;
+}
+
+/// A queue entry with its value as a sortable key.
+struct KEntry {
+  std::uint32_t key;
+  float weight;
+};
+
+/// LSD radix sort of queue[0, n) by value: keys computed once, the three digit histograms (11, 11 and
+/// 10 bits) in the same pass, a digit that puts every entry in one bucket skipped (stable passes, so
+/// the order is that of a stable sort by value). `buf` is scratch (grown to 2n entries).
+void radix_sort_by_value(std::vector<QEntry>& queue, std::size_t n, std::vector<KEntry>& buf) {
+  constexpr std::uint32_t kMask = (1u << 11) - 1;
+  if (buf.size() < 2 * n) buf.resize(2 * n);
+  KEntry* src = buf.data();
+  KEntry* dst = buf.data() + n;
+  std::vector<std::uint32_t> count(3 * 2048, 0u);
+  std::uint32_t* const c0 = count.data();
+  std::uint32_t* const c1 = c0 + 2048;
+  std::uint32_t* const c2 = c1 + 2048;
+  for (std::size_t i = 0; i < n; ++i) {
+    std::uint32_t const k = float_key(queue[i].value);
+    src[i] = KEntry{k, queue[i].weight};
+    ++c0[k & kMask];
+    ++c1[(k >> 11) & kMask];
+    ++c2[k >> 22];
+  }
+  std::uint32_t* const counts[3] = {c0, c1, c2};
+  for (int d = 0; d < 3; ++d) {
+    int const shift = 11 * d;
+    std::uint32_t* const c = counts[d];
+    if (c[(src[0].key >> shift) & kMask] == n) continue;  // one bucket: this pass keeps the order
     std::uint32_t sum = 0;
-    for (auto& c : count) {
-      std::uint32_t const t = c;
-      c = sum;
+    for (int j = 0; j < 2048; ++j) {
+      std::uint32_t const t = c[j];
+      c[j] = sum;
       sum += t;
     }
-    for (std::size_t i = 0; i < n; ++i) dst[count[(float_key(src[i].value) >> shift) & kMask]++] = src[i];
+    for (std::size_t i = 0; i < n; ++i) dst[c[(src[i].key >> shift) & kMask]++] = src[i];
     std::swap(src, dst);
   }
-  // three passes: the result is in tmp
-  std::copy(src, src + n, queue.data());
+  for (std::size_t i = 0; i < n; ++i) queue[i] = QEntry{key_float(src[i].key), src[i].weight};
 }
 
 /// WQSummary::Queue::MakeSummary: sort the queue, merge equal values, exact ranks.
@@ -143,7 +171,7 @@ void radix_sort_by_value(std::vector<QEntry>& queue, std::size_t n, std::vector<
 /// sort gives the same summary bits several times faster; otherwise std::sort with upstream's
 /// comparator is kept so the order of equal values, and so the float sums, are upstream's.
 void make_summary(std::vector<QEntry>& queue, std::size_t qtail, Summary& out, bool integer_weights,
-                  std::vector<QEntry>& tmp) {
+                  std::vector<KEntry>& tmp) {
   bool radix = integer_weights && qtail > 64;
   if (radix) {
     double total = 0;
@@ -254,7 +282,8 @@ class WQSketch {
 
   bool integer_weights_ = false;
   std::size_t nlevel_ = 1, limit_size_ = 1, qtail_ = 0;
-  std::vector<QEntry> queue_, sort_tmp_;
+  std::vector<QEntry> queue_;
+  std::vector<KEntry> sort_tmp_;
   std::vector<Summary> level_;
   Summary temp_;
 };

@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <memory>
 #include <thread>
 #include <vector>
 
@@ -122,7 +123,10 @@ HistogramCuts<Mem> sketch_cuts_from_host(ExecutionSpace const& space,
     }
     col_begin[f + 1] = o;
   }
-  std::vector<float> cols(col_begin[features]), wcols(weighted ? col_begin[features] : 0);
+  // Not value-initialised: the gather below writes every element, so its threads also share the
+  // first-touch page faults of these arrays (rows × features floats) instead of one thread paying them.
+  std::unique_ptr<float[]> const cols(new float[col_begin[features]]);
+  std::unique_ptr<float[]> const wcols(weighted ? new float[col_begin[features]] : nullptr);
   run_parallel(n_blocks, [&](std::size_t b) {
     std::size_t* const o = offset.data() + b * features;
     for (std::size_t i = b * kBlock; i < std::min(rows, (b + 1) * kBlock); ++i) {
@@ -136,7 +140,7 @@ HistogramCuts<Mem> sketch_cuts_from_host(ExecutionSpace const& space,
   });
   std::vector<FeatureCuts> per_feature(features);
   run_parallel(features, [&](std::size_t f) {
-    per_feature[f] = sketch_feature(cols.data() + col_begin[f], weighted ? wcols.data() + col_begin[f] : nullptr,
+    per_feature[f] = sketch_feature(cols.get() + col_begin[f], weighted ? wcols.get() + col_begin[f] : nullptr,
                                     col_begin[f + 1] - col_begin[f], max_bin);
   });
   std::vector<std::uint32_t> ptrs(features + 1, 0);
