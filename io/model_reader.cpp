@@ -27,6 +27,16 @@ using fjson = nlohmann::basic_json<std::map, std::vector, std::string, bool, std
   throw std::runtime_error(source + ": " + (where.empty() ? "" : where + ": ") + msg);
 }
 
+/// `v` as an ordinary nlohmann::json (a copy through its text). UBJSON strings may hold bytes that
+/// are not UTF-8, which JSON text cannot carry: that is a model error naming `where`.
+nlohmann::json to_plain_json(fjson const& v, std::string const& source, std::string const& where) {
+  try {
+    return nlohmann::json::parse(v.dump());
+  } catch (nlohmann::json::exception const& e) {
+    fail(source, where, std::string("not valid JSON text (") + e.what() + ")");
+  }
+}
+
 /// XGBoost 1.4–3.0 writes bare NaN (and possibly Infinity) into JSON; map them to tokens nlohmann
 /// accepts: NaN -> null (read back as NaN), Infinity -> 1e999 (strtof gives inf). Strings untouched.
 std::string sanitize_json_text(std::string const& in) {
@@ -408,7 +418,7 @@ Model parse_model(std::string const& bytes, std::string const& source) {
     }
   }
   if (auto const* at = c.find(learner, "attributes")) {
-    m.attributes = nlohmann::json::parse(at->dump());
+    m.attributes = to_plain_json(*at, source, "learner.attributes");
   }
   auto const& lmp = c.at(learner, "learner_model_param");
   m.num_feature = static_cast<int>(c.int_param(lmp, "num_feature"));
@@ -426,7 +436,7 @@ Model parse_model(std::string const& bytes, std::string const& source) {
 
   auto const& obj = c.at(learner, "objective");
   m.objective = c.str(obj, "name");
-  m.objective_config = nlohmann::json::parse(obj.dump());
+  m.objective_config = to_plain_json(obj, source, "learner.objective");
   if (!is_known_objective(m.objective)) c.error("learner.objective.name", "unknown objective '" + m.objective + "'");
 
   auto const& gb = c.at(learner, "gradient_booster");

@@ -78,11 +78,11 @@ TEST_CASE("cuts " TEST_BACKEND ": agaricus equals upstream 3.2 hist cuts bit for
   check_dataset("agaricus", "agaricus/agaricus.txt.train", "");
 }
 
-TEST_CASE("cuts " TEST_BACKEND ": california_housing (> max_bin distinct) equals upstream CPU sketch", "[cuts]") {
+TEST_CASE("cuts " TEST_BACKEND ": california_housing (> max_bin distinct) equals upstream CPU sketch", "[cuts][shared]") {
   check_dataset("california_housing", "california_housing/housing.csv", "median_house_value");
 }
 
-TEST_CASE("cuts " TEST_BACKEND ": lightgbm_binary equals upstream CPU sketch", "[cuts]") {
+TEST_CASE("cuts " TEST_BACKEND ": lightgbm_binary equals upstream CPU sketch", "[cuts][shared]") {
   check_dataset("lightgbm_binary", "lightgbm_binary/binary.train", "0");
 }
 

@@ -61,7 +61,7 @@ void check_close(std::string const& ours_path, std::vector<std::vector<double>> 
 
 }  // namespace
 
-TEST_CASE("fix predict " TEST_BACKEND ": category encoder of a 3.3 model is read", "[predict][fix]") {
+TEST_CASE("fix predict " TEST_BACKEND ": category encoder of a 3.3 model is read", "[predict][fix][shared]") {
   auto m = kboost::read_model(kboost::test::shared_path("models/jpmml_auto_reg_dart_v330.json"));
   REQUIRE(m.category_encoder.size() == 7);
   CHECK(m.has_category_encoder());
@@ -74,7 +74,7 @@ TEST_CASE("fix predict " TEST_BACKEND ": category encoder of a 3.3 model is read
   CHECK_FALSE(old.has_category_encoder());
 }
 
-TEST_CASE("fix predict " TEST_BACKEND ": models with an encoder predict the recorded outputs", "[predict][fix]") {
+TEST_CASE("fix predict " TEST_BACKEND ": models with an encoder predict the recorded outputs", "[predict][fix][shared]") {
   auto const dir = kboost::test::temp_dir("fix_predict_enc");
   std::string out;
   auto const models = kboost::test::shared_path("models/");

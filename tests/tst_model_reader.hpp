@@ -16,7 +16,7 @@ namespace {
 kboost::Model load_text(nlohmann::json const& j) { return kboost::parse_model(j.dump(), "tiny.json"); }
 }  // namespace
 
-TEST_CASE("model reader " TEST_BACKEND ": schema facts of every shared model (XGBoost 1.0 to 3.4)", "[model_reader]") {
+TEST_CASE("model reader " TEST_BACKEND ": schema facts of every shared model (XGBoost 1.0 to 3.4)", "[model_reader][shared]") {
   using kboost::read_model;
   auto rank = read_model(kboost::test::shared_path("models/xgb100_rank_ndcg.json"));
   CHECK(rank.version == std::array<int, 3>{1, 0, 0});

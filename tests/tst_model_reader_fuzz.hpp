@@ -47,14 +47,8 @@ int try_model(std::string const& bytes) {
   }
 }
 
-}  // namespace
-
-TEST_CASE("model reader fuzz " TEST_BACKEND ": truncated and mutated models never crash", "[model_reader][fuzz]") {
-  std::vector<std::string> files = {kboost::test::shared_path("models/nvforest_tiny_reg_v312.json"),
-                                    kboost::test::shared_path("models/tl2cgen_toycat_reg_v140.json"),
-                                    kboost::test::shared_path("models/xgbgo_iris_softmax_v120.json"),
-                                    kboost::test::shared_path("models/jpmml_visit_poisson_dart_v172.ubj"),
-                                    kboost::test::golden_path("models/vector_leaf.ubj")};
+/// Truncates and mutates each model file; every variant must load and predict or fail with an error.
+void fuzz_models(std::vector<std::string> const& files) {
   Rng rng{0x9E3779B97F4A7C15ULL};
   int ok = 0, errors = 0;
   for (auto const& path : files) {
@@ -81,4 +75,19 @@ TEST_CASE("model reader fuzz " TEST_BACKEND ": truncated and mutated models neve
   }
   CHECK(errors > 0);  // the corpus does reach the error paths
   CHECK(ok > 0);      // and mutants that stay valid are predicted
+}
+
+}  // namespace
+
+TEST_CASE("model reader fuzz " TEST_BACKEND ": truncated and mutated models never crash", "[model_reader][fuzz]") {
+  fuzz_models({kboost::test::golden_path("models/vector_leaf.ubj"), kboost::test::golden_path("models/dart.json"),
+               kboost::test::golden_path("models/categorical.ubj")});
+}
+
+TEST_CASE("model reader fuzz " TEST_BACKEND ": truncated and mutated shared models never crash",
+          "[model_reader][fuzz][shared]") {
+  fuzz_models({kboost::test::shared_path("models/nvforest_tiny_reg_v312.json"),
+               kboost::test::shared_path("models/tl2cgen_toycat_reg_v140.json"),
+               kboost::test::shared_path("models/xgbgo_iris_softmax_v120.json"),
+               kboost::test::shared_path("models/jpmml_visit_poisson_dart_v172.ubj")});
 }

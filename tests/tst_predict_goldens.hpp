@@ -57,14 +57,16 @@ std::size_t count_bit_mismatches(DevMatrix got, std::vector<float> const& want, 
   return bad;
 }
 
-}  // namespace
-
-TEST_CASE("predict " TEST_BACKEND ": bit-identical to XGBoost 3.2 CPU predict on every golden model", "[predict][golden]") {
+/// Every golden case whose model is (or is not) one of ../shared/models ("shared:" in the manifest).
+void check_golden_cases(bool shared_models) {
   std::ifstream mf(kboost::test::golden_path("predict/manifest.json"));
   REQUIRE(mf.good());
   auto manifest = nlohmann::json::parse(mf);
   REQUIRE(manifest.at("cases").size() >= 30);
+  int checked = 0;
   for (auto const& c : manifest.at("cases")) {
+    if ((c.at("model").get<std::string>().rfind("shared:", 0) == 0) != shared_models) continue;
+    ++checked;
     std::string name = c.at("name");
     INFO("case " << name << " model " << c.at("model").get<std::string>());
     kboost::Predictor<TEST_EXECSPACE> predictor(golden_model_path(c.at("model")));
@@ -114,4 +116,17 @@ TEST_CASE("predict " TEST_BACKEND ": bit-identical to XGBoost 3.2 CPU predict on
     CHECK(bad_pred == 0);
     CHECK(bad_leaf == 0);
   }
+  CHECK(checked >= 10);
+}
+
+}  // namespace
+
+TEST_CASE("predict " TEST_BACKEND ": bit-identical to XGBoost 3.2 CPU predict on the repository's golden models",
+          "[predict][golden]") {
+  check_golden_cases(false);
+}
+
+TEST_CASE("predict " TEST_BACKEND ": bit-identical to XGBoost 3.2 CPU predict on every shared model",
+          "[predict][golden][shared]") {
+  check_golden_cases(true);
 }

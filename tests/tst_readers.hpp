@@ -57,7 +57,7 @@ std::string data(std::string const& rel) { return kboost::test::shared_path("dat
 
 }  // namespace
 
-TEST_CASE("california_housing: header, empty fields missing, string column categorical " TEST_BACKEND, "[io][readers]") {
+TEST_CASE("california_housing: header, empty fields missing, string column categorical " TEST_BACKEND, "[io][readers][shared]") {
   ReadOptions opt;
   opt.label_column = "median_house_value";
   auto m = kboost::read_dataset(data("california_housing/housing.csv"), opt);
@@ -84,7 +84,7 @@ TEST_CASE("california_housing: header, empty fields missing, string column categ
   REQUIRE(label_sum(m) == 4269504061.0);
 }
 
-TEST_CASE("adult: ', ' delimiters trimmed, '?' missing, string label classes " TEST_BACKEND, "[io][readers]") {
+TEST_CASE("adult: ', ' delimiters trimmed, '?' missing, string label classes " TEST_BACKEND, "[io][readers][shared]") {
   ReadOptions opt;
   opt.label_column = "-1";  // income, the last column
   auto m = kboost::read_dataset(data("adult/adult.data"), opt);
@@ -109,7 +109,7 @@ TEST_CASE("adult: ', ' delimiters trimmed, '?' missing, string label classes " T
   REQUIRE(label_sum(m) == 7841.0);
 }
 
-TEST_CASE("dermatology: '?' in the age column, label last " TEST_BACKEND, "[io][readers]") {
+TEST_CASE("dermatology: '?' in the age column, label last " TEST_BACKEND, "[io][readers][shared]") {
   ReadOptions opt;
   opt.label_column = "34";
   auto m = kboost::read_dataset(data("dermatology/dermatology.data"), opt);
@@ -126,7 +126,7 @@ TEST_CASE("dermatology: '?' in the age column, label last " TEST_BACKEND, "[io][
   REQUIRE(label_sum(m) == 1026.0);
 }
 
-TEST_CASE("diamonds: three string columns become sorted categorical codes " TEST_BACKEND, "[io][readers]") {
+TEST_CASE("diamonds: three string columns become sorted categorical codes " TEST_BACKEND, "[io][readers][shared]") {
   ReadOptions opt;
   opt.label_column = "price";
   auto m = kboost::read_dataset(data("diamonds/diamonds.csv"), opt);
@@ -143,11 +143,12 @@ TEST_CASE("diamonds: three string columns become sorted categorical codes " TEST
   REQUIRE(label_sum(m) == 212135217.0);
 }
 
-TEST_CASE("LightGBM TSV examples: tab detected, label column 0 " TEST_BACKEND, "[io][readers]") {
+TEST_CASE("LightGBM TSV examples: tab detected, label column 0 " TEST_BACKEND, "[io][readers][shared]") {
   ReadOptions opt;
   opt.label_column = "0";
   auto b = kboost::read_dataset(data("lightgbm_binary/binary.train"), opt);
-  REQUIRE(kboost::resolve_format(data("lightgbm_binary/binary.train"), opt) == "csv");
+  std::string const binary_train = data("lightgbm_binary/binary.train");
+  REQUIRE(kboost::resolve_format(binary_train, opt) == "csv");
   REQUIRE(b.n_rows == 7000);
   REQUIRE(b.n_features == 28);
   REQUIRE(b.info.n_missing == 0);
@@ -167,7 +168,7 @@ TEST_CASE("LightGBM TSV examples: tab detected, label column 0 " TEST_BACKEND, "
   REQUIRE(label_sum(mc) == 13953.0);
 }
 
-TEST_CASE("machine: vendor and model name columns categorical, label PRP " TEST_BACKEND, "[io][readers]") {
+TEST_CASE("machine: vendor and model name columns categorical, label PRP " TEST_BACKEND, "[io][readers][shared]") {
   ReadOptions opt;
   opt.label_column = "8";
   auto m = kboost::read_dataset(data("machine/machine.data"), opt);
@@ -193,7 +194,7 @@ TEST_CASE("machine: vendor and model name columns categorical, label PRP " TEST_
   for (int j = 0; j < 7; ++j) REQUIRE(xd(0, j) == drow0[j]);
 }
 
-TEST_CASE("veterans_lung_cancer: header, 'inf' upper bounds kept as values " TEST_BACKEND, "[io][readers]") {
+TEST_CASE("veterans_lung_cancer: header, 'inf' upper bounds kept as values " TEST_BACKEND, "[io][readers][shared]") {
   ReadOptions opt;
   opt.label_column = "Survival_label_lower_bound";
   auto m = kboost::read_dataset(data("veterans_lung_cancer/veterans_lung_cancer.csv"), opt);
@@ -234,9 +235,11 @@ TEST_CASE("agaricus LibSVM: CSR, indices as-is (127 columns as XGBoost), densifi
   REQUIRE(test.n_features == 127);
   REQUIRE(test.csr.nnz() == 35442);
   REQUIRE(label_sum(test) == 776.0);
+  std::string const agaricus_train = data("agaricus/agaricus.txt.train");
+  REQUIRE(kboost::resolve_format(agaricus_train, ReadOptions{}) == "libsvm");
 }
 
-TEST_CASE("a1a LibSVM: '+1' labels, 1-based indices detected or forced width " TEST_BACKEND, "[io][readers]") {
+TEST_CASE("a1a LibSVM: '+1' labels, 1-based indices detected or forced width " TEST_BACKEND, "[io][readers][shared]") {
   auto as_is = kboost::read_dataset(data("a1a/a1a.svmlight"));
   REQUIRE(as_is.n_rows == 1605);
   REQUIRE(as_is.n_features == 120);
@@ -261,7 +264,7 @@ TEST_CASE("a1a LibSVM: '+1' labels, 1-based indices detected or forced width " T
   REQUIRE(totals(x).sum == 22249.0);
 }
 
-TEST_CASE("lambdarank LibSVM with a LightGBM .query group file " TEST_BACKEND, "[io][readers]") {
+TEST_CASE("lambdarank LibSVM with a LightGBM .query group file " TEST_BACKEND, "[io][readers][shared]") {
   ReadOptions opt;
   opt.group_file = data("lightgbm_lambdarank/rank.train.query");
   auto m = kboost::read_dataset(data("lightgbm_lambdarank/rank.train"), opt);
@@ -289,12 +292,13 @@ TEST_CASE("lambdarank LibSVM with a LightGBM .query group file " TEST_BACKEND, "
   REQUIRE(t.group_ptr(50) == 768);
 }
 
-TEST_CASE("format detection by extension and content " TEST_BACKEND, "[io][readers]") {
+TEST_CASE("format detection by extension and content " TEST_BACKEND, "[io][readers][shared]") {
   ReadOptions opt;
-  REQUIRE(kboost::resolve_format(data("agaricus/agaricus.txt.train"), opt) == "libsvm");
-  REQUIRE(kboost::resolve_format(data("a1a/a1a.svmlight"), opt) == "libsvm");
-  REQUIRE(kboost::resolve_format(data("adult/adult.data"), opt) == "csv");
-  REQUIRE(kboost::resolve_format(data("machine/machine.data"), opt) == "csv");
-  REQUIRE(kboost::resolve_format(data("lightgbm_lambdarank/rank.test"), opt) == "libsvm");
+  std::string const a1a = data("a1a/a1a.svmlight"), adult = data("adult/adult.data");
+  std::string const machine = data("machine/machine.data"), rank = data("lightgbm_lambdarank/rank.test");
+  REQUIRE(kboost::resolve_format(a1a, opt) == "libsvm");
+  REQUIRE(kboost::resolve_format(adult, opt) == "csv");
+  REQUIRE(kboost::resolve_format(machine, opt) == "csv");
+  REQUIRE(kboost::resolve_format(rank, opt) == "libsvm");
   REQUIRE(kboost::resolve_format("x.h5", opt) == "hdf5");
 }

@@ -89,7 +89,7 @@ void check_bits(std::string const& name, std::map<std::string, std::string> cons
 
 }  // namespace
 
-TEST_CASE("train " TEST_BACKEND ": model bytes identical across runs and backends", "[train][bits]") {
+TEST_CASE("train " TEST_BACKEND ": model bytes identical across runs and backends (agaricus)", "[train][bits]") {
   using kboost::test::shared_path;
   kboost::ReadOptions lib;
   lib.format = "libsvm";
@@ -104,6 +104,10 @@ TEST_CASE("train " TEST_BACKEND ": model bytes identical across runs and backend
                 {"max_delta_step", "1"}},
                agaricus, agaricus_test);
   }
+}
+
+TEST_CASE("train " TEST_BACKEND ": model bytes identical across runs and backends (dense data)", "[train][bits][shared]") {
+  using kboost::test::shared_path;
   SECTION("regression with subsample and column sampling, missing values") {
     kboost::ReadOptions csv;
     csv.label_column = "median_house_value";

@@ -20,7 +20,7 @@
 #include "io/model_reader.hpp"
 #include "tests/test_util.hpp"
 
-TEST_CASE("train " TEST_BACKEND ": early stopping matches upstream", "[train][eval]") {
+TEST_CASE("train " TEST_BACKEND ": early stopping matches upstream", "[train][eval][shared]") {
   using kboost::test::shared_path;
   std::ifstream in(kboost::test::golden_path("train_early_stopping.json"));
   REQUIRE(in.good());
