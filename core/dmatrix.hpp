@@ -83,10 +83,4 @@ DMatrix<DstSpace> copy_to(DMatrix<SrcSpace> const& src) {
   return dst;
 }
 
-/// Dense rows × features view of `m` (NaN for absent CSR entries) in `MemorySpace`; returns the
-/// dense view itself (no copy) when `m` is dense. Used by training and prediction, which bin or
-/// traverse per (row, feature) cell.
-template <class MemorySpace>
-typename DMatrix<MemorySpace>::dense_type densify(DMatrix<MemorySpace> const& m);
-
 }  // namespace kboost

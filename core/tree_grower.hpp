@@ -18,7 +18,6 @@
 #include "core/compat.hpp"
 #include "core/transfers.hpp"
 #include "core/model.hpp"
-#include "core/transfers.hpp"
 #include "kernels/evaluate_splits.hpp"
 #include "kernels/hist_cuts.hpp"
 #include "kernels/histogram.hpp"

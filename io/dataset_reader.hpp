@@ -10,7 +10,6 @@
 #include <vector>
 
 #include "core/dmatrix.hpp"
-#include "io/prediction_writer.hpp"
 
 namespace kboost {
 

@@ -1,5 +1,5 @@
-/// Instantiations of kboost::densify (core/dmatrix.hpp) for the memory spaces of the enabled
-/// backends, so callers need only core/dmatrix.hpp.
+/// The dense-size check and the instantiations of the one-argument kboost::densify for the memory
+/// spaces of the enabled backends.
 #include "core/compat.hpp"
 #include "io/densify.hpp"
 

@@ -1,8 +1,9 @@
 #pragma once
 /// \file densify.hpp
 /// CSR -> dense rows × features (NaN where no entry is stored), as a Kokkos kernel. Dense input is
-/// returned as it is. The definition of kboost::densify declared in core/dmatrix.hpp; io/densify.cpp
-/// instantiates it for the memory spaces of the enabled backends. Upstream analogue: XGBoost's
+/// returned as it is. io/densify.cpp instantiates the one-argument form for the memory spaces of the
+/// enabled backends. Used by training and prediction, which bin or traverse per (row, feature)
+/// cell. Upstream analogue: XGBoost's
 /// SparsePage rows read per (row, feature) with missing = absent (src/data/gradient_index.cc).
 #include <cstddef>
 #include <limits>
@@ -42,7 +43,7 @@ typename DMatrix<MemorySpace>::dense_type densify(ExecutionSpace const& space, D
   return out;
 }
 
-/// densify on a default instance of MemorySpace's execution space (declared in core/dmatrix.hpp).
+/// densify on a default instance of MemorySpace's execution space.
 template <class MemorySpace>
 typename DMatrix<MemorySpace>::dense_type densify(DMatrix<MemorySpace> const& m) {
   return densify(typename MemorySpace::execution_space(), m);

@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "io/dataset_reader.hpp"
+#include "io/prediction_writer.hpp"
 #include "tests/test_util.hpp"
 
 namespace {
