@@ -1,6 +1,7 @@
 /// \file base_score.cpp
 #include "core/base_score.hpp"
 
+#include "core/output_transform.hpp"
 #include "core/portable_math.hpp"
 
 #include <algorithm>

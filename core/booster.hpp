@@ -24,6 +24,7 @@
 #include "core/metrics.hpp"
 #include "core/model.hpp"
 #include "core/objective.hpp"
+#include "core/output_transform.hpp"
 #include "core/params.hpp"
 #include "core/tree_grower.hpp"
 #include "io/densify.hpp"

@@ -6,6 +6,7 @@
 #include "core/metrics.hpp"
 
 #include "core/objective.hpp"
+#include "core/output_transform.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -199,6 +200,7 @@ std::string default_metric(std::string const& objective, float tweedie_variance_
     case ObjectiveKind::kCox: return "cox-nloglik";
     case ObjectiveKind::kAft: return "aft-nloglik";
     case ObjectiveKind::kRank: return objective == "rank:map" ? "map" : "ndcg";
+    case ObjectiveKind::kHinge: return "error";  // upstream HingeObj; objective_kind() rejects hinge first
   }
   return "rmse";
 }

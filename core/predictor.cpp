@@ -1,5 +1,5 @@
-/// Host-side parts of the predictor: flattening trees into the device layout, the objective ->
-/// transform table, base_score -> margin, iteration range -> tree range.
+/// Host-side parts of the predictor: flattening trees into the device layout, iteration range ->
+/// tree range.
 #include "core/predictor.hpp"
 
 #include <algorithm>
@@ -8,33 +8,6 @@
 #include <stdexcept>
 
 namespace kboost {
-
-OutputTransform transform_for_objective(std::string const& o) {
-  if (o == "binary:logistic" || o == "reg:logistic") return OutputTransform::kSigmoid;
-  if (o == "count:poisson" || o == "reg:gamma" || o == "reg:tweedie" || o == "survival:cox" || o == "survival:aft")
-    return OutputTransform::kExp;
-  if (o == "binary:hinge") return OutputTransform::kHinge;
-  if (o == "multi:softprob") return OutputTransform::kSoftmax;
-  if (o == "multi:softmax") return OutputTransform::kArgmax;
-  if (is_known_objective(o)) return OutputTransform::kIdentity;
-  throw std::runtime_error("unknown objective '" + o + "'");
-}
-
-std::vector<float> base_margin_from_score(std::string const& o, std::vector<float> const& base_score) {
-  std::vector<float> out(base_score);
-  for (float& v : out) {
-    if (o == "binary:logistic" || o == "reg:logistic") {
-      // regression_loss.h LogisticRegression::ProbToMargin: clamp to [kRtEps, 1 - kRtEps], Logit.
-      float constexpr kRtEps = 1e-6f;
-      float b = std::min(std::max(v, kRtEps), 1.0f - kRtEps);
-      v = -pmath::logf(1.0f / b - 1.0f);
-    } else if (o == "count:poisson" || o == "reg:gamma" || o == "reg:tweedie" || o == "survival:cox" ||
-               o == "survival:aft") {
-      v = pmath::logf(v);
-    }
-  }
-  return out;
-}
 
 std::pair<int, int> tree_range(Model const& m, int begin, int end) {
   int const rounds = m.num_rounds();

@@ -16,10 +16,10 @@
 
 #include "core/compat.hpp"
 #include "core/model.hpp"
+#include "core/output_transform.hpp"
 #include "io/model_reader.hpp"
 #include "kernels/predict_kernel.hpp"
 #include "kernels/predict_layout.hpp"
-#include "kernels/predict_transform.hpp"
 
 namespace kboost {
 

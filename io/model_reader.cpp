@@ -374,15 +374,6 @@ void recode_categories(std::vector<FeatureCategories> const& encoder, HostDMatri
   }
 }
 
-bool is_known_objective(std::string const& name) {
-  static const std::set<std::string> known = {
-      "reg:squarederror", "reg:linear", "reg:squaredlogerror", "reg:logistic", "reg:pseudohubererror",
-      "reg:absoluteerror", "reg:quantileerror", "reg:gamma", "reg:tweedie", "binary:logistic",
-      "binary:logitraw", "binary:hinge", "multi:softmax", "multi:softprob", "count:poisson",
-      "survival:cox", "survival:aft", "rank:pairwise", "rank:ndcg", "rank:map"};
-  return known.count(name) > 0;
-}
-
 Model parse_model(std::string const& bytes, std::string const& source) {
   fjson doc;
   if (bytes.find_first_not_of(" \t\r\n") == std::string::npos) fail(source, "", "the model file is empty");

@@ -10,6 +10,7 @@
 
 #include "core/dmatrix.hpp"
 #include "core/model.hpp"
+#include "core/objective.hpp"
 
 namespace kboost {
 
@@ -45,9 +46,5 @@ void validate_model(Model const& model, std::string const& source);
 /// \throws std::runtime_error naming data.info.source, the column and its first string when a text
 ///         column has no encoder entry (its per-file codes would shift when a category is absent).
 void recode_categories(std::vector<FeatureCategories> const& encoder, HostDMatrix& data);
-
-/// True for the objectives kboost knows how to turn margins into outputs for (upstream's list in
-/// src/objective/*: reg:*, binary:*, multi:*, count:poisson, survival:cox/aft, rank:*).
-bool is_known_objective(std::string const& name);
 
 }  // namespace kboost

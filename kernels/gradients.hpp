@@ -94,6 +94,11 @@ struct GradientFunctor {
       }
       case ObjectiveKind::kSoftprob:
       case ObjectiveKind::kSoftmax: {  // SoftmaxMultiClassObj::GetGradient
+        // Not core/output_transform.hpp's softmax (common::Softmax): upstream's gradient computes
+        // its own, seeding the maximum with FLT_MIN instead of the first margin and recomputing
+        // expf per class (src/objective/multiclass_obj.cu SoftmaxMultiClassObj::GetGradient). Sharing
+        // the prediction softmax would change the gradients whenever every margin of a row is below
+        // FLT_MIN, so this variant stays.
         float wmax = 1.17549435e-38f;  // std::numeric_limits<float>::min()
         for (int k = 0; k < n_groups; ++k) wmax = margin(i, k) > wmax ? margin(i, k) : wmax;
         double wsum = 0.0;
@@ -123,7 +128,7 @@ struct GradientFunctor {
 /// (rows, or extent 0 = all 1) into `gpair` (groups × rows). Sample weights and scale_pos_weight
 /// (rows with label == 1, reg:squarederror/reg:logistic/binary:*) scale both components as upstream.
 /// Throws std::runtime_error when a label is outside the objective's domain (upstream's CheckLabel
-/// message) or when the objective has no training gradients in kboost (squaredlogerror: log1p is not bit-portable; cox, aft, rank:*, quantile).
+/// message) or when the objective has no training gradients in kboost (squaredlogerror: log1p is not bit-portable; cox, aft, rank:*, quantile, hinge).
 template <class ExecutionSpace, class Mem>
 void compute_gradients(ExecutionSpace const& space, ObjectiveParams const& params,
                        Kokkos::View<const float**, Kokkos::LayoutRight, Mem> margin,
@@ -133,6 +138,7 @@ void compute_gradients(ExecutionSpace const& space, ObjectiveParams const& param
   ObjectiveKind const kind = objective_kind(params.name);
   switch (kind) {
     case ObjectiveKind::kSquaredLogError: case ObjectiveKind::kCox: case ObjectiveKind::kAft: case ObjectiveKind::kRank: case ObjectiveKind::kQuantile:
+    case ObjectiveKind::kHinge:
       throw std::runtime_error("objective " + params.name + ": training is not supported by kboost");
     default: break;
   }

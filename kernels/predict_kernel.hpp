@@ -18,8 +18,8 @@
 #include <limits>
 
 #include "core/compat.hpp"
+#include "core/output_transform.hpp"
 #include "kernels/predict_layout.hpp"
-#include "kernels/predict_transform.hpp"
 
 namespace kboost {
 

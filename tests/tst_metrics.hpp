@@ -5,6 +5,7 @@
 #include "core/base_score.hpp"
 #include "core/metrics.hpp"
 #include "core/objective.hpp"
+#include "core/output_transform.hpp"
 #include "io/dataset_reader.hpp"
 #include "tests/test_util.hpp"
 

@@ -4,6 +4,7 @@
 #include <catch2/matchers/catch_matchers_string.hpp>
 
 #include "core/objective.hpp"
+#include "core/output_transform.hpp"
 #include "kernels/gradients.hpp"
 #include "tests/test_util.hpp"
 
@@ -167,4 +168,56 @@ TEST_CASE("objective " TEST_BACKEND ": transforms and prob_to_margin", "[objecti
   kboost::softmax_inplace(x, 3);
   CHECK(std::abs(x[0] + x[1] + x[2] - 1.0f) < 1e-6f);
   CHECK(kboost::argmax(x, 3) == 1);
+}
+
+TEST_CASE("objective " TEST_BACKEND ": one registry for training and prediction", "[objective]") {
+  using kboost::ObjectiveKind;
+  using kboost::OutputTransform;
+  // The tables the registry replaced: prediction's name -> transform and name -> ProbToMargin
+  // link (logit 'g', log 'l', identity '-'), and the training names (all but binary:hinge).
+  struct Old {
+    char const* name;
+    OutputTransform transform;
+    char link;
+    bool trainable_name;
+  };
+  Old const old[] = {
+      {"reg:squarederror", OutputTransform::kIdentity, '-', true}, {"reg:linear", OutputTransform::kIdentity, '-', true},
+      {"reg:squaredlogerror", OutputTransform::kIdentity, '-', true}, {"reg:logistic", OutputTransform::kSigmoid, 'g', true},
+      {"reg:pseudohubererror", OutputTransform::kIdentity, '-', true}, {"reg:absoluteerror", OutputTransform::kIdentity, '-', true},
+      {"reg:quantileerror", OutputTransform::kIdentity, '-', true}, {"reg:gamma", OutputTransform::kExp, 'l', true},
+      {"reg:tweedie", OutputTransform::kExp, 'l', true}, {"binary:logistic", OutputTransform::kSigmoid, 'g', true},
+      {"binary:logitraw", OutputTransform::kIdentity, '-', true}, {"binary:hinge", OutputTransform::kHinge, '-', false},
+      {"multi:softmax", OutputTransform::kArgmax, '-', true}, {"multi:softprob", OutputTransform::kSoftmax, '-', true},
+      {"count:poisson", OutputTransform::kExp, 'l', true}, {"survival:cox", OutputTransform::kExp, 'l', true},
+      {"survival:aft", OutputTransform::kExp, 'l', true}, {"rank:pairwise", OutputTransform::kIdentity, '-', true},
+      {"rank:ndcg", OutputTransform::kIdentity, '-', true}, {"rank:map", OutputTransform::kIdentity, '-', true},
+  };
+  for (auto const& o : old) {
+    INFO(o.name);
+    CHECK(kboost::is_known_objective(o.name));
+    CHECK(kboost::transform_for_objective(o.name) == o.transform);
+    float const b = 0.25f;
+    float const margin = kboost::base_margin_from_score(o.name, {b})[0];
+    float const expect = o.link == 'g' ? -::logf(1.0f / b - 1.0f) : o.link == 'l' ? ::logf(b) : b;
+    CHECK(margin == expect);
+    if (o.trainable_name) {
+      auto const k = kboost::objective_kind(o.name);
+      CHECK(kboost::output_transform(k) == o.transform);
+      CHECK(kboost::prob_to_margin(k, b) == expect);
+    } else {
+      CHECK_THROWS_WITH(kboost::objective_kind(o.name), Catch::Matchers::ContainsSubstring("unknown objective"));
+    }
+  }
+  CHECK_FALSE(kboost::is_known_objective("reg:nonsense"));
+  CHECK_THROWS_WITH(kboost::transform_for_objective("reg:nonsense"), "unknown objective 'reg:nonsense'");
+  CHECK(kboost::base_margin_from_score("reg:nonsense", {0.0f})[0] == 0.0f);
+  // ProbToMargin's two modes: training rejects what a stored model's base_score is clamped or passed.
+  using kboost::BaseScoreMode;
+  CHECK(kboost::prob_to_margin(ObjectiveKind::kLogistic, 1.0f, BaseScoreMode::kModel) ==
+        -::logf(1.0f / (1.0f - 1e-6f) - 1.0f));
+  CHECK(kboost::prob_to_margin(ObjectiveKind::kLogistic, 0.0f, BaseScoreMode::kModel) == -::logf(1.0f / 1e-6f - 1.0f));
+  CHECK(std::isinf(kboost::prob_to_margin(ObjectiveKind::kGamma, 0.0f, BaseScoreMode::kModel)));
+  CHECK_THROWS_AS(kboost::prob_to_margin(ObjectiveKind::kLogistic, 0.0f, BaseScoreMode::kTraining), std::runtime_error);
+  CHECK(kboost::pred_transform(ObjectiveKind::kSoftmax, 2.5f) == 2.5f);  // multi-class: whole rows only
 }
