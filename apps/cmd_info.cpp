@@ -6,9 +6,9 @@
 #include <map>
 #include <sstream>
 
-#include "apps/commands.hpp"
-#include "apps/read_options.hpp"
-#include "io/dataset_reader.hpp"
+#include "commands.hpp"
+#include "read_options.hpp"
+#include <kboost/io/dataset_reader.hpp>
 
 namespace kboost::cli {
 namespace {

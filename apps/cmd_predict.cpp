@@ -10,13 +10,13 @@
 #include <memory>
 #include <vector>
 
-#include "apps/commands.hpp"
-#include "apps/read_options.hpp"
-#include "core/predictor.hpp"
-#include "io/dataset_reader.hpp"
-#include "io/densify.hpp"
-#include "io/model_reader.hpp"
-#include "io/prediction_writer.hpp"
+#include "commands.hpp"
+#include "read_options.hpp"
+#include <kboost/kernels/densify.hpp>
+#include <kboost/io/dataset_reader.hpp>
+#include <kboost/io/model_reader.hpp>
+#include <kboost/io/prediction_writer.hpp>
+#include <kboost/engine/predictor.hpp>
 
 namespace kboost::cli {
 namespace {

@@ -3,7 +3,7 @@
 /// Trains on the default execution space and saves an XGBoost-loadable model (JSON, or UBJSON for
 /// *.ubj). Parameters: XGBoost names (`--max_depth 6` or `--max-depth 6`); a config file holds
 /// `key = value` lines as upstream's CLI; the command line overrides it. Unknown or out-of-range
-/// parameters are errors naming the parameter (core/params.hpp).
+/// parameters are errors naming the parameter (engine/params.hpp).
 #include <iostream>
 #include <map>
 #include <stdexcept>
@@ -11,12 +11,12 @@
 #include <utility>
 #include <vector>
 
-#include "apps/commands.hpp"
-#include "apps/read_options.hpp"
-#include "core/base_score.hpp"
-#include "core/booster.hpp"
-#include "core/params.hpp"
-#include "io/dataset_reader.hpp"
+#include "commands.hpp"
+#include "read_options.hpp"
+#include <kboost/io/dataset_reader.hpp>
+#include <kboost/engine/base_score.hpp>
+#include <kboost/engine/booster.hpp>
+#include <kboost/engine/params.hpp>
 
 namespace kboost::cli {
 namespace {

@@ -5,8 +5,8 @@
 #include <exception>
 #include <iostream>
 
-#include "apps/commands.hpp"
-#include "core/compat.hpp"
+#include "commands.hpp"
+#include <kboost/core/compat.hpp>
 
 int main(int argc, char** argv) {
   CLI::App app{"kboost: gradient-boosted decision trees on Kokkos, compatible with XGBoost"};

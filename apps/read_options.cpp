@@ -1,5 +1,5 @@
 /// Data-loading flags shared by the subcommands (see read_options.hpp).
-#include "apps/read_options.hpp"
+#include "read_options.hpp"
 
 namespace kboost::cli {
 namespace {

@@ -2,7 +2,7 @@
 /// Data-loading flags shared by `kboost info`, `train` and `predict` (one definition, same names).
 #include <CLI/CLI.hpp>
 
-#include "io/dataset_reader.hpp"
+#include <kboost/io/dataset_reader.hpp>
 
 namespace kboost::cli {
 

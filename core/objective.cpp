@@ -1,8 +1,8 @@
 /// \file objective.cpp
 /// The objective registry (one table: name -> kind, output transform, margin link) and the
 /// functions that read it; ProbToMargin in its two modes.
-#include "core/objective.hpp"
-#include "core/output_transform.hpp"
+#include <kboost/core/objective.hpp>
+#include <kboost/core/output_transform.hpp>
 
 #include <algorithm>
 #include <array>

@@ -8,8 +8,8 @@
 /// objective uses comes from the objective registry (core/objective.cpp). expf/logf/sigmoid come
 /// from core/portable_math.hpp (glibc's bits on every backend). The softmax of the training
 /// gradients is a separate variant (kernels/gradients.hpp explains why).
-#include "core/objective.hpp"
-#include "core/portable_math.hpp"
+#include <kboost/core/objective.hpp>
+#include <kboost/core/portable_math.hpp>
 
 #include <Kokkos_Core.hpp>
 

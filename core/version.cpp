@@ -1,4 +1,4 @@
-#include "core/version.hpp"
+#include <kboost/core/version.hpp>
 namespace kboost {
 char const* version() { return KBOOST_VERSION; }
 }  // namespace kboost

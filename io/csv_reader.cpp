@@ -8,7 +8,7 @@
 #include <map>
 #include <unordered_map>
 
-#include "io/reader_detail.hpp"
+#include <kboost/io/detail/reader.hpp>
 
 namespace kboost::io_detail {
 namespace {

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "core/dmatrix.hpp"
+#include <kboost/core/dmatrix.hpp>
 
 namespace kboost {
 

@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <limits>
 
-#include "io/reader_detail.hpp"
+#include <kboost/io/detail/reader.hpp>
 
 namespace kboost::io_detail {
 namespace {

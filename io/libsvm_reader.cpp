@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <limits>
 
-#include "io/reader_detail.hpp"
+#include <kboost/io/detail/reader.hpp>
 
 namespace kboost::io_detail {
 namespace {

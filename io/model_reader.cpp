@@ -1,5 +1,5 @@
 /// XGBoost JSON/UBJSON model loader (see model_reader.hpp).
-#include "io/model_reader.hpp"
+#include <kboost/io/model_reader.hpp>
 
 #include <nlohmann/json.hpp>
 

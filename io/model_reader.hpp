@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "core/dmatrix.hpp"
-#include "core/model.hpp"
-#include "core/objective.hpp"
+#include <kboost/core/dmatrix.hpp>
+#include <kboost/core/model.hpp>
+#include <kboost/core/objective.hpp>
 
 namespace kboost {
 

@@ -5,9 +5,9 @@
 /// used: upstream's reader requires 'L'-length keys, objects without a count and int32/uint8 typed
 /// arrays for tree fields, which nlohmann does not emit; nlohmann is still used for string escaping
 /// and for the verbatim objective/attribute objects.
-#include "io/model_writer.hpp"
+#include <kboost/io/model_writer.hpp>
 
-#include "core/atomic_file.hpp"
+#include <kboost/core/detail/atomic_file.hpp>
 
 #include <algorithm>
 #include <charconv>

@@ -11,7 +11,7 @@
 /// 'L'-length keys, typed arrays (f32 'd', i32 'l', i64 'L', u8 'U') for tree fields and integers
 /// in the smallest marker. For a model upstream 3.2 wrote, the bytes are identical to upstream's.
 /// Output bytes are a pure function of the Model (deterministic).
-#include "core/model.hpp"
+#include <kboost/core/model.hpp>
 
 #include <string>
 

@@ -5,9 +5,9 @@
 #include <fstream>
 #include <sstream>
 
-#include "core/compat.hpp"
-#include "io/dataset_reader.hpp"
-#include "io/reader_detail.hpp"
+#include <kboost/core/compat.hpp>
+#include <kboost/io/dataset_reader.hpp>
+#include <kboost/io/detail/reader.hpp>
 
 namespace kboost {
 namespace io_detail {

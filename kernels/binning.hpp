@@ -3,11 +3,11 @@
 /// Maps each (row, feature) value to its global histogram bin, as upstream's
 /// HistogramCuts::SearchBin (src/common/hist_util.h): upper_bound over the feature's cuts,
 /// clamped to the feature's last bin; NaN (missing) maps to -1.
-#include "kernels/hist_cuts.hpp"
+#include <kboost/kernels/hist_cuts.hpp>
 
 #include <Kokkos_Core.hpp>
 
-#include "core/compat.hpp"
+#include <kboost/core/compat.hpp>
 
 #include <cstdint>
 

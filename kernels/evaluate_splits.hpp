@@ -11,8 +11,8 @@
 #include <cstdint>
 #include <limits>
 
-#include "core/compat.hpp"
-#include "kernels/quantiser.hpp"
+#include <kboost/core/compat.hpp>
+#include <kboost/kernels/quantiser.hpp>
 
 namespace kboost {
 

@@ -5,10 +5,10 @@
 /// regression_obj.cu RegLossObj/PoissonRegression/GammaRegression/TweedieRegression/
 /// PseudoHuberRegression/MeanAbsoluteError, multiclass_obj.cu SoftmaxMultiClassObj), in float with
 /// kboost::pmath::expf so every backend gives the bits of upstream's CPU build.
-#include "core/compat.hpp"
-#include "core/objective.hpp"
-#include "core/portable_math.hpp"
-#include "core/transfers.hpp"
+#include <kboost/core/compat.hpp>
+#include <kboost/core/objective.hpp>
+#include <kboost/core/portable_math.hpp>
+#include <kboost/core/transfers.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -154,7 +154,7 @@ void compute_gradients(ExecutionSpace const& space, ObjectiveParams const& param
                                  params.scale_pos_weight, params.tweedie_variance_power, params.huber_slope,
                                  params.poisson_max_delta_step};
   // Invalid labels are counted with an integer atomic (rare, and a count is order-free) rather than
-  // a Kokkos reduction: see kernels/integer_sum.hpp for why kboost avoids parallel_reduce.
+  // a Kokkos reduction: see kernels/detail/integer_sum.hpp for why kboost avoids parallel_reduce.
   Kokkos::View<int, Mem> bad_rows("kboost::objective::bad_rows");
   Kokkos::parallel_for("kboost::objective::gradients",
                        Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::size_t>>(space, 0, n),

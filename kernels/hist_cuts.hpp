@@ -4,28 +4,12 @@
 /// (src/common/hist_util.h HistogramCuts): feature f owns values[ptrs[f] .. ptrs[f+1]), the cut
 /// upper bounds in increasing order, the last one a sentinel above the feature's maximum; a value x
 /// falls into the first bin whose cut is > x (clamped to the last bin); min_vals[f] is below all.
-///
-/// Algorithm: upstream's CPU hist path (common::SketchOnDMatrix -> HostSketchContainer,
-/// src/common/quantile.{h,cc}: WQuantileSketch per feature with rows pushed in order, AllReduce
-/// prune to 8*max_bin, MakeCuts prune to max_bin+1, AddCutPoint), replicated on the host in float
-/// like upstream's WQSummary. Features with <= max_bin distinct values get one bin per distinct
-/// value (exactly upstream); verified bit for bit against xgboost 3.2's CPU cuts also for features
-/// with more distinct values (tests/tst_cuts.hpp). Each feature is sketched sequentially on the host
-/// (features spread over std::threads), so the result is independent of backend and thread count.
-/// See kernels/hist_cuts.cpp.
-#include "core/compat.hpp"
-#include "core/transfers.hpp"
-
+/// The cuts are computed by the training engine's sketch (engine/detail/sketch.hpp); the kernels
+/// (binning, histograms, split evaluation) only read them.
 #include <Kokkos_Core.hpp>
 
-#include <algorithm>
-#include <atomic>
+#include <cstddef>
 #include <cstdint>
-#include <stdexcept>
-#include <string>
-#include <memory>
-#include <thread>
-#include <vector>
 
 namespace kboost {
 
@@ -39,127 +23,5 @@ struct HistogramCuts {
 
   std::size_t n_features() const { return min_vals.extent(0); }
 };
-
-/// Host cuts of one feature (the sketch itself; exposed for tests).
-struct FeatureCuts {
-  std::vector<float> values;  ///< increasing cuts, last = sentinel
-  float min_val = 0;
-};
-
-/// Upstream's CPU sketch of one feature: `values`/`weights` are the non-missing entries in row
-/// order (weights empty = all 1). Deterministic. Throws std::runtime_error if max_bin < 2.
-FeatureCuts sketch_feature(std::vector<float> const& values, std::vector<float> const& weights, int max_bin);
-
-/// The same on n values at `values` with weights at `weights` (nullptr = all 1).
-FeatureCuts sketch_feature(float const* values, float const* weights, std::size_t n, int max_bin);
-
-/// Cuts of every column of host matrix hX (rows × features, NaN = missing) with host sample weights
-/// `hw` (rows, or extent 0 = all 1), at most `max_bin` bins per feature, returned in memory space
-/// `Mem` (upstream CPU hist, see file comment). For callers that hold the data on the host already
-/// (training from files): no device-to-host copy. Throws std::runtime_error on max_bin < 2 or a
-/// weight extent that is neither 0 nor rows.
-template <class Mem, class ExecutionSpace>
-HistogramCuts<Mem> sketch_cuts_from_host(ExecutionSpace const& space,
-                                         Kokkos::View<const float**, Kokkos::LayoutRight, Kokkos::HostSpace> hX,
-                                         Kokkos::View<const float*, Kokkos::HostSpace> hw, int max_bin);
-
-/// Cuts of every column of X (rows × features, NaN = missing) in memory space `Mem` with sample
-/// weights `weight` (rows, or extent 0 = all 1): X is copied to the host (when not host-accessible)
-/// and passed to sketch_cuts_from_host. Same errors.
-template <class ExecutionSpace, class Mem>
-HistogramCuts<Mem> sketch_cuts(ExecutionSpace const& space, Kokkos::View<const float**, Kokkos::LayoutRight, Mem> X,
-                               Kokkos::View<const float*, Mem> weight, int max_bin) {
-  compat::ScopedRegion region("kboost::hist_cuts::sketch_cuts");
-  space.fence();
-  auto hX = counted_to_host(X);
-  auto hw = counted_to_host(weight);
-  return sketch_cuts_from_host<Mem>(space, hX, hw, max_bin);
-}
-
-template <class Mem, class ExecutionSpace>
-HistogramCuts<Mem> sketch_cuts_from_host(ExecutionSpace const& space,
-                                         Kokkos::View<const float**, Kokkos::LayoutRight, Kokkos::HostSpace> hX,
-                                         Kokkos::View<const float*, Kokkos::HostSpace> hw, int max_bin) {
-  compat::ScopedRegion region("kboost::hist_cuts::sketch_cuts_from_host");
-  std::size_t const rows = hX.extent(0), features = hX.extent(1);
-  bool const weighted = hw.extent(0) != 0;
-  if (weighted && hw.extent(0) != rows) {
-    throw std::runtime_error("sketch_cuts: weight has " + std::to_string(hw.extent(0)) + " entries for " +
-                             std::to_string(rows) + " rows");
-  }
-  if (max_bin < 2) {
-    throw std::runtime_error("sketch_cuts: max_bin must be at least 2, got " + std::to_string(max_bin));
-  }
-  // Features are independent and each is sketched sequentially over its rows, so spreading the
-  // features over host threads does not change any bit. std::thread rather than a Kokkos host
-  // policy: device builds often have a Serial host space (the CUDA build here), and the sketch is
-  // most of a GPU fit's time. First the row-major matrix is gathered into compacted columns (row
-  // blocks in parallel, so each thread streams its rows once), then the columns are sketched.
-  std::size_t const n_threads = std::max<std::size_t>(1, std::thread::hardware_concurrency());
-  auto const run_parallel = [n_threads](std::size_t n_tasks, auto&& task) {
-    std::atomic<std::size_t> next{0};
-    auto worker = [&]() {
-      for (std::size_t t = next++; t < n_tasks; t = next++) task(t);
-    };
-    std::vector<std::thread> pool;
-    for (std::size_t t = 1; t < std::min(n_threads, n_tasks); ++t) pool.emplace_back(worker);
-    worker();
-    for (auto& t : pool) t.join();
-  };
-  constexpr std::size_t kBlock = 16384;  // rows per gather task
-  std::size_t const n_blocks = (rows + kBlock - 1) / kBlock;
-  // count[b * features + f]: non-missing values of feature f in row block b
-  std::vector<std::size_t> count(n_blocks * features + 1, 0);
-  run_parallel(n_blocks, [&](std::size_t b) {
-    for (std::size_t i = b * kBlock; i < std::min(rows, (b + 1) * kBlock); ++i)
-      for (std::size_t f = 0; f < features; ++f) count[b * features + f] += (hX(i, f) == hX(i, f));
-  });
-  std::vector<std::size_t> col_begin(features + 1, 0), offset(n_blocks * features);
-  for (std::size_t f = 0; f < features; ++f) {
-    std::size_t o = col_begin[f];
-    for (std::size_t b = 0; b < n_blocks; ++b) {
-      offset[b * features + f] = o;
-      o += count[b * features + f];
-    }
-    col_begin[f + 1] = o;
-  }
-  // Not value-initialised: the gather below writes every element, so its threads also share the
-  // first-touch page faults of these arrays (rows × features floats) instead of one thread paying them.
-  std::unique_ptr<float[]> const cols(new float[col_begin[features]]);
-  std::unique_ptr<float[]> const wcols(weighted ? new float[col_begin[features]] : nullptr);
-  run_parallel(n_blocks, [&](std::size_t b) {
-    std::size_t* const o = offset.data() + b * features;
-    for (std::size_t i = b * kBlock; i < std::min(rows, (b + 1) * kBlock); ++i) {
-      for (std::size_t f = 0; f < features; ++f) {
-        float const v = hX(i, f);
-        if (v != v) continue;  // NaN = missing
-        if (weighted) wcols[o[f]] = hw(i);
-        cols[o[f]++] = v;
-      }
-    }
-  });
-  std::vector<FeatureCuts> per_feature(features);
-  run_parallel(features, [&](std::size_t f) {
-    per_feature[f] = sketch_feature(cols.get() + col_begin[f], weighted ? wcols.get() + col_begin[f] : nullptr,
-                                    col_begin[f + 1] - col_begin[f], max_bin);
-  });
-  std::vector<std::uint32_t> ptrs(features + 1, 0);
-  std::vector<float> values, mins(features);
-  for (std::size_t f = 0; f < features; ++f) {
-    values.insert(values.end(), per_feature[f].values.begin(), per_feature[f].values.end());
-    ptrs[f + 1] = static_cast<std::uint32_t>(values.size());
-    mins[f] = per_feature[f].min_val;
-  }
-  HistogramCuts<Mem> cuts;
-  cuts.ptrs = Kokkos::View<std::uint32_t*, Mem>("kboost::HistogramCuts::ptrs", features + 1);
-  cuts.values = Kokkos::View<float*, Mem>("kboost::HistogramCuts::values", values.size());
-  cuts.min_vals = Kokkos::View<float*, Mem>("kboost::HistogramCuts::min_vals", features);
-  counted_deep_copy(cuts.ptrs, Kokkos::View<std::uint32_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(ptrs.data(), ptrs.size()));
-  counted_deep_copy(cuts.values, Kokkos::View<float*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(values.data(), values.size()));
-  counted_deep_copy(cuts.min_vals, Kokkos::View<float*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(mins.data(), mins.size()));
-  space.fence();
-  cuts.total_bins = static_cast<std::uint32_t>(values.size());
-  return cuts;
-}
 
 }  // namespace kboost

@@ -13,9 +13,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/compat.hpp"
-#include "core/transfers.hpp"
-#include "kernels/quantiser.hpp"
+#include <kboost/core/compat.hpp>
+#include <kboost/core/transfers.hpp>
+#include <kboost/kernels/quantiser.hpp>
 
 namespace kboost {
 

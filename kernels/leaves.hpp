@@ -11,9 +11,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/compat.hpp"
-#include "core/transfers.hpp"
-#include "core/model.hpp"
+#include <kboost/core/compat.hpp>
+#include <kboost/core/model.hpp>
+#include <kboost/core/transfers.hpp>
 
 namespace kboost {
 

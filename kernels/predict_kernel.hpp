@@ -17,9 +17,9 @@
 #include <cstdint>
 #include <limits>
 
-#include "core/compat.hpp"
-#include "core/output_transform.hpp"
-#include "kernels/predict_layout.hpp"
+#include <kboost/core/compat.hpp>
+#include <kboost/core/output_transform.hpp>
+#include <kboost/kernels/predict_layout.hpp>
 
 namespace kboost {
 

@@ -1,6 +1,6 @@
 /// \file predict_layout.cpp
 /// Flattening a Model into the prediction layout (HostForest): dense or compact per tree.
-#include "kernels/predict_layout.hpp"
+#include <kboost/kernels/predict_layout.hpp>
 
 #include <algorithm>
 #include <cstddef>

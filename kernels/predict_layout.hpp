@@ -13,7 +13,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/model.hpp"
+#include <kboost/core/model.hpp>
 
 namespace kboost {
 

@@ -3,9 +3,9 @@
 /// Fixed-point gradients for exact, order-independent histogram sums, as upstream's GPU hist
 /// (src/tree/gpu_hist/histogram.cu GradientQuantiser, src/common/deterministic.cuh
 /// CreateRoundingFactor; v3.2: positive/negative sums in double).
-#include "core/compat.hpp"
-#include "core/transfers.hpp"
-#include "kernels/gradients.hpp"
+#include <kboost/core/compat.hpp>
+#include <kboost/core/transfers.hpp>
+#include <kboost/kernels/gradients.hpp>
 
 #include <Kokkos_Core.hpp>
 

@@ -10,8 +10,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/compat.hpp"
-#include "core/transfers.hpp"
+#include <kboost/core/compat.hpp>
+#include <kboost/core/transfers.hpp>
 
 namespace kboost {
 

@@ -13,8 +13,8 @@
 #include <numeric>
 #include <vector>
 
-#include "core/compat.hpp"
-#include "kernels/gradients.hpp"
+#include <kboost/core/compat.hpp>
+#include <kboost/kernels/gradients.hpp>
 
 namespace kboost {
 

@@ -17,8 +17,8 @@
 #include <string>
 #include <vector>
 
-#include "core/compat.hpp"
-#include "core/predictor.hpp"
+#include <kboost/core/compat.hpp>
+#include <kboost/engine/predictor.hpp>
 
 namespace {
 double pct(std::vector<double> v, double q) {

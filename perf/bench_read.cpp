@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "core/compat.hpp"
-#include "io/dataset_reader.hpp"
+#include <kboost/core/compat.hpp>
+#include <kboost/io/dataset_reader.hpp>
 
 int main(int argc, char** argv) {
   if (argc < 2) {

@@ -29,11 +29,11 @@
 #include <unistd.h>
 #include <vector>
 
-#include "core/booster.hpp"
-#include "core/compat.hpp"
-#include "core/params.hpp"
-#include "io/model_writer.hpp"
-#include "kernels/hist_tuner.hpp"
+#include <kboost/core/compat.hpp>
+#include <kboost/io/model_writer.hpp>
+#include <kboost/engine/booster.hpp>
+#include <kboost/engine/hist_tuner.hpp>
+#include <kboost/engine/params.hpp>
 
 namespace {
 

@@ -2,7 +2,7 @@
 // OpenMP thread count, see tests/CMakeLists.txt) and finalised after every test has run.
 #include <catch2/catch_session.hpp>
 
-#include "core/compat.hpp"
+#include <kboost/core/compat.hpp>
 
 int main(int argc, char* argv[]) {
   kboost::compat::initialize(0);

@@ -2,10 +2,11 @@
 // tests/golden/make_cuts_goldens.py: DMatrix.get_quantile_cut(), which lists min_val then the cuts).
 #include <catch2/catch_test_macros.hpp>
 
-#include "io/dataset_reader.hpp"
-#include "io/densify.hpp"
-#include "kernels/binning.hpp"
-#include "kernels/hist_cuts.hpp"
+#include <kboost/kernels/binning.hpp>
+#include <kboost/kernels/densify.hpp>
+#include <kboost/kernels/hist_cuts.hpp>
+#include <kboost/io/dataset_reader.hpp>
+#include <kboost/engine/detail/sketch.hpp>
 #include "tests/test_util.hpp"
 
 #include <nlohmann/json.hpp>

@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "io/densify.hpp"
-#include "io/model_reader.hpp"
+#include <kboost/kernels/densify.hpp>
+#include <kboost/io/model_reader.hpp>
 #include "tests/predict_test_models.hpp"
 #include "tests/test_util.hpp"
 

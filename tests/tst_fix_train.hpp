@@ -10,8 +10,8 @@
 #include <iterator>
 #include <string>
 
-#include "core/base_score.hpp"
-#include "io/dataset_reader.hpp"
+#include <kboost/io/dataset_reader.hpp>
+#include <kboost/engine/base_score.hpp>
 #include "tests/test_util.hpp"
 
 TEST_CASE("eval file is coded with the training file's categories and classes " TEST_BACKEND, "[io][readers][fix]") {

@@ -2,11 +2,11 @@
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_floating_point.hpp>
 
-#include "core/base_score.hpp"
-#include "core/metrics.hpp"
-#include "core/objective.hpp"
-#include "core/output_transform.hpp"
-#include "io/dataset_reader.hpp"
+#include <kboost/core/objective.hpp>
+#include <kboost/core/output_transform.hpp>
+#include <kboost/io/dataset_reader.hpp>
+#include <kboost/engine/base_score.hpp>
+#include <kboost/engine/metrics.hpp>
 #include "tests/test_util.hpp"
 
 #include <nlohmann/json.hpp>

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <cstring>
 
-#include "io/model_reader.hpp"
+#include <kboost/io/model_reader.hpp>
 #include "tests/predict_test_models.hpp"
 #include "tests/test_util.hpp"
 

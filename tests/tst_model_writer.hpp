@@ -5,8 +5,8 @@
 // predictions (set KBOOST_WRITER_OUT=<dir> to keep the re-saved files for it).
 #include <catch2/catch_test_macros.hpp>
 
-#include "io/model_reader.hpp"
-#include "io/model_writer.hpp"
+#include <kboost/io/model_reader.hpp>
+#include <kboost/io/model_writer.hpp>
 #include "tests/test_util.hpp"
 
 #include <cstdlib>

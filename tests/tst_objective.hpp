@@ -3,9 +3,9 @@
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
 
-#include "core/objective.hpp"
-#include "core/output_transform.hpp"
-#include "kernels/gradients.hpp"
+#include <kboost/core/objective.hpp>
+#include <kboost/core/output_transform.hpp>
+#include <kboost/kernels/gradients.hpp>
 #include "tests/test_util.hpp"
 
 #include <cmath>

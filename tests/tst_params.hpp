@@ -2,7 +2,7 @@
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
 
-#include "core/params.hpp"
+#include <kboost/engine/params.hpp>
 #include "tests/test_util.hpp"
 
 using Catch::Matchers::ContainsSubstring;

@@ -4,7 +4,7 @@
 // inputs matched too (Debian 12 glibc 2.36, FMA build; see core/portable_math.hpp).
 #include <catch2/catch_test_macros.hpp>
 
-#include "core/portable_math.hpp"
+#include <kboost/core/portable_math.hpp>
 #include "tests/test_util.hpp"
 
 #include <cmath>

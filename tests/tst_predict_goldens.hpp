@@ -9,7 +9,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "core/predictor.hpp"
+#include <kboost/engine/predictor.hpp>
 #include "tests/test_util.hpp"
 
 namespace {

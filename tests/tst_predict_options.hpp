@@ -9,7 +9,7 @@
 #include <cstring>
 #include <limits>
 
-#include "core/predictor.hpp"
+#include <kboost/engine/predictor.hpp>
 #include "tests/predict_test_models.hpp"
 #include "tests/test_util.hpp"
 

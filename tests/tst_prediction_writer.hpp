@@ -8,8 +8,8 @@
 #include <cstring>
 #include <limits>
 
-#include "io/dataset_reader.hpp"
-#include "io/prediction_writer.hpp"
+#include <kboost/io/dataset_reader.hpp>
+#include <kboost/io/prediction_writer.hpp>
 #include "tests/test_util.hpp"
 
 namespace {

@@ -3,7 +3,7 @@
 #include <catch2/catch_test_macros.hpp>
 #include <array>
 
-#include "kernels/quantiser.hpp"
+#include <kboost/kernels/quantiser.hpp>
 #include "tests/test_util.hpp"
 
 #include <cmath>

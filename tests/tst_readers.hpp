@@ -7,8 +7,8 @@
 #include <cmath>
 #include <cstring>
 
-#include "io/dataset_reader.hpp"
-#include "io/densify.hpp"
+#include <kboost/kernels/densify.hpp>
+#include <kboost/io/dataset_reader.hpp>
 #include "tests/test_util.hpp"
 
 namespace {

@@ -5,7 +5,7 @@
 
 #include <hdf5.h>
 
-#include "io/dataset_reader.hpp"
+#include <kboost/io/dataset_reader.hpp>
 #include "tests/test_util.hpp"
 
 namespace {

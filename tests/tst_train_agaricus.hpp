@@ -13,10 +13,10 @@
 #include <string>
 #include <vector>
 
-#include "core/booster.hpp"
-#include "core/params.hpp"
-#include "io/dataset_reader.hpp"
-#include "io/densify.hpp"
+#include <kboost/kernels/densify.hpp>
+#include <kboost/io/dataset_reader.hpp>
+#include <kboost/engine/booster.hpp>
+#include <kboost/engine/params.hpp>
 #include "tests/test_util.hpp"
 
 namespace {

@@ -14,10 +14,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/booster.hpp"
-#include "core/params.hpp"
-#include "io/dataset_reader.hpp"
-#include "io/model_reader.hpp"
+#include <kboost/io/dataset_reader.hpp>
+#include <kboost/io/model_reader.hpp>
+#include <kboost/engine/booster.hpp>
+#include <kboost/engine/params.hpp>
 #include "tests/test_util.hpp"
 
 TEST_CASE("train " TEST_BACKEND ": early stopping matches upstream", "[train][eval][shared]") {

@@ -1,4 +1,4 @@
-// The histogram tile tuner (kernels/hist_tuner.hpp) and its store (core/tune_store.hpp): the store
+// The histogram tile tuner (engine/hist_tuner.hpp) and its store (engine/tune_store.hpp): the store
 // round-trips per device and build, writes atomically, falls back to memory when it cannot write;
 // the tuner returns a candidate tile size and a min_shared from the quartering sequence, stores both
 // and reads them back; and the tile/global choice (forced either way, mixed, or tuned) never
@@ -17,11 +17,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/booster.hpp"
-#include "core/params.hpp"
-#include "core/tune_store.hpp"
-#include "io/model_writer.hpp"
-#include "kernels/hist_tuner.hpp"
+#include <kboost/io/model_writer.hpp>
+#include <kboost/engine/booster.hpp>
+#include <kboost/engine/hist_tuner.hpp>
+#include <kboost/engine/params.hpp>
+#include <kboost/engine/tune_store.hpp>
 #include "tests/test_util.hpp"
 
 namespace {

@@ -1,6 +1,6 @@
-/// \file tree_grower.cpp
-/// Non-template parts of the tree grower (phase-time summary).
-#include "core/tree_grower.hpp"
+/// \file phase_times.cpp
+/// The phase-time summary printed at the end of a training log.
+#include <kboost/engine/phase_times.hpp>
 
 #include <cstdio>
 

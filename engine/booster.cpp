@@ -1,7 +1,7 @@
 /// \file booster.cpp
 /// Non-template helpers of the Booster: evaluation-line formatting, early-stopping direction,
 /// Python-style float text, TrainParams -> GrowParams.
-#include "core/booster.hpp"
+#include <kboost/engine/booster.hpp>
 
 #include <charconv>
 #include <cstdio>

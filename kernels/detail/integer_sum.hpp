@@ -13,8 +13,8 @@
 #include <cstdint>
 #include <string>
 
-#include "core/compat.hpp"
-#include "core/transfers.hpp"
+#include <kboost/core/compat.hpp>
+#include <kboost/core/transfers.hpp>
 
 namespace kboost {
 

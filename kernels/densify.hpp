@@ -1,7 +1,7 @@
 #pragma once
 /// \file densify.hpp
 /// CSR -> dense rows × features (NaN where no entry is stored), as a Kokkos kernel. Dense input is
-/// returned as it is. io/densify.cpp instantiates the one-argument form for the memory spaces of the
+/// returned as it is. kernels/densify.cpp instantiates the one-argument form for the memory spaces of the
 /// enabled backends. Used by training and prediction, which bin or traverse per (row, feature)
 /// cell. Upstream analogue: XGBoost's
 /// SparsePage rows read per (row, feature) with missing = absent (src/data/gradient_index.cc).
@@ -9,8 +9,8 @@
 #include <limits>
 #include <string>
 
-#include "core/compat.hpp"
-#include "core/dmatrix.hpp"
+#include <kboost/core/compat.hpp>
+#include <kboost/core/dmatrix.hpp>
 
 namespace kboost {
 

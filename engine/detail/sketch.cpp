@@ -1,9 +1,9 @@
-/// \file hist_cuts.cpp
+/// \file sketch.cpp
 /// Host replica of upstream XGBoost's CPU quantile sketch for one numerical feature
 /// (src/common/quantile.h WQSummary / WQuantileSketch, src/common/quantile.cc
 /// HostSketchContainer + SketchContainerImpl::AllReduce/MakeCuts/AddCutPoint, v2.x-3.2), in float
 /// arithmetic exactly as upstream so the cuts match bit for bit.
-#include "kernels/hist_cuts.hpp"
+#include <kboost/engine/detail/sketch.hpp>
 
 #include <algorithm>
 #include <cmath>

@@ -1,7 +1,7 @@
 /// The dense-size check and the instantiations of the one-argument kboost::densify for the memory
 /// spaces of the enabled backends.
-#include "core/compat.hpp"
-#include "io/densify.hpp"
+#include <kboost/core/compat.hpp>
+#include <kboost/kernels/densify.hpp>
 
 #include <unistd.h>
 

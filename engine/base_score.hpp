@@ -4,7 +4,7 @@
 /// (src/objective/init_estimation.cc FitIntercept::InitEstimation, src/objective/regression_obj.cu
 /// RegLossObj::InitEstimation -> common::FitInterceptGlmLike, src/common/stats.cc SampleMean /
 /// WeightedSampleMean / Quantile, src/objective/multiclass_obj.cu).
-#include "core/objective.hpp"
+#include <kboost/core/objective.hpp>
 
 #include <cstddef>
 #include <string>

@@ -3,10 +3,10 @@
 /// EvalRowMAE, EvalRowMAPE, EvalRowLogLoss, EvalError, EvalPoissonNegLogLik, EvalGammaDeviance,
 /// EvalGammaNLogLik, EvalTweedieNLogLik, PseudoErrorLoss), multiclass_metric.cu
 /// (EvalMultiLogLoss, EvalMatchError), auc.cc (BinaryROCAUC with TrapezoidArea).
-#include "core/metrics.hpp"
+#include <kboost/engine/metrics.hpp>
 
-#include "core/objective.hpp"
-#include "core/output_transform.hpp"
+#include <kboost/core/objective.hpp>
+#include <kboost/core/output_transform.hpp>
 
 #include <algorithm>
 #include <cmath>

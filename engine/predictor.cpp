@@ -1,5 +1,5 @@
 /// Host-side part of the predictor: iteration range -> tree range.
-#include "core/predictor.hpp"
+#include <kboost/engine/predictor.hpp>
 
 #include <stdexcept>
 #include <string>

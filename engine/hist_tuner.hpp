@@ -8,7 +8,7 @@
 /// lasts at least 16 launch-plus-sync round trips (the median of 9 one-row builds, measured first);
 /// candidates more than 2× slower than the fastest after the first round are not timed again;
 /// then the segment is quartered from the root down to 256 rows while tiles keep winning.
-/// Answers go to a TuneStore (core/tune_store.hpp) keyed "hist.tile.g<groups>.n<log2 rows>" (and
+/// Answers go to a TuneStore (engine/tune_store.hpp) keyed "hist.tile.g<groups>.n<log2 rows>" (and
 /// ".min"). The choice only moves work between kernels whose integer sums are identical, so it never
 /// changes a model bit. Upstream XGBoost sizes its shared-memory histogram from the device limits
 /// instead (src/tree/gpu_hist/histogram.cu DeviceHistogramBuilderImpl::Reset).
@@ -24,12 +24,12 @@
 #include <utility>
 #include <vector>
 
-#include "core/compat.hpp"
-#include "core/transfers.hpp"
-#include "core/tune_store.hpp"
-#include "kernels/hist_cuts.hpp"
-#include "kernels/histogram.hpp"
-#include "kernels/quantiser.hpp"
+#include <kboost/core/compat.hpp>
+#include <kboost/core/transfers.hpp>
+#include <kboost/kernels/hist_cuts.hpp>
+#include <kboost/kernels/histogram.hpp>
+#include <kboost/kernels/quantiser.hpp>
+#include <kboost/engine/tune_store.hpp>
 
 namespace kboost {
 
@@ -95,7 +95,7 @@ inline std::string hist_tune_key(int groups, std::int64_t rows) {
   return "hist.tile.g" + std::to_string(groups) + ".n" + std::to_string(rows > 0 ? lg : 0);
 }
 
-/// The device key of an execution-space instance (core/tune_store.hpp tune_device_key).
+/// The device key of an execution-space instance (engine/tune_store.hpp tune_device_key).
 template <class ExecutionSpace>
 std::string tune_device_key(ExecutionSpace const& space) {
   int device = 0;

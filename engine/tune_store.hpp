@@ -1,6 +1,6 @@
 #pragma once
 /// \file tune_store.hpp
-/// Where measured tuning answers (kernels/hist_tuner.hpp) are remembered: one small JSON file per
+/// Where measured tuning answers (engine/hist_tuner.hpp) are remembered: one small JSON file per
 /// device under KBOOST_TUNE_DIR, else $XDG_CACHE_HOME/kboost, else ~/.cache/kboost. An answer is
 /// keyed by the device (backend + the geometry it depends on) and by the kboost build: a file
 /// written by another build is discarded, never trusted. When the directory cannot be written (or

@@ -1,6 +1,6 @@
 /// \file params.cpp
 /// TrainParams parsing and validation (ranges as upstream's DMLC_DECLARE_FIELD bounds).
-#include "core/params.hpp"
+#include <kboost/engine/params.hpp>
 
 #include <cerrno>
 #include <cmath>

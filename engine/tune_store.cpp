@@ -1,9 +1,9 @@
 /// \file tune_store.cpp
 /// TuneStore: JSON files (nlohmann) per device, written atomically; a process-wide map when no
 /// file can be written.
-#include "core/tune_store.hpp"
+#include <kboost/engine/tune_store.hpp>
 
-#include "core/atomic_file.hpp"
+#include <kboost/core/detail/atomic_file.hpp>
 
 #include <Kokkos_Core.hpp>
 #include <nlohmann/json.hpp>
@@ -19,8 +19,8 @@
 #include <unistd.h>
 
 // Included so that a change to the tuned kernels recompiles this file and so changes build_key().
-#include "kernels/hist_tuner.hpp"
-#include "kernels/histogram.hpp"
+#include <kboost/kernels/histogram.hpp>
+#include <kboost/engine/hist_tuner.hpp>
 
 #if defined(KOKKOS_ENABLE_CUDA)
 #include <cuda_runtime_api.h>

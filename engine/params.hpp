@@ -4,7 +4,7 @@
 /// TrainParam, src/learner.cc LearnerTrainParam/LearnerModelParamLegacy, src/gbm/gbtree.h
 /// GBTreeTrainParam, objective parameter structs), parsed from string key/value pairs as given on
 /// the command line or in an XGBoost CLI config file (src/cli_main.cc, dmlc ConfigIterator).
-#include "core/objective.hpp"
+#include <kboost/core/objective.hpp>
 
 #include <nlohmann/json.hpp>
 
@@ -56,7 +56,7 @@ struct TrainParams {
   std::int64_t min_shared = 2048; ///< kboost_min_shared: nodes with >= rows use the tile histogram
   std::int32_t tile_rows = 4096;  ///< kboost_tile_rows: rows per histogram tile
   bool hist_tune = true;          ///< kboost_hist_tune: measure tile_rows/min_shared on the first fit of a
-                                  ///< shape (kernels/hist_tuner.hpp); off when either is given explicitly
+                                  ///< shape (engine/hist_tuner.hpp); off when either is given explicitly
 };
 
 /// Parses key/value strings into TrainParams. Keys are XGBoost's (aliases: learning_rate,

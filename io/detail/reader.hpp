@@ -12,7 +12,7 @@
 #include <system_error>
 #include <vector>
 
-#include "io/dataset_reader.hpp"
+#include <kboost/io/dataset_reader.hpp>
 
 namespace kboost::io_detail {
 

@@ -14,12 +14,12 @@
 #include <utility>
 #include <vector>
 
-#include "core/compat.hpp"
-#include "core/model.hpp"
-#include "core/output_transform.hpp"
-#include "io/model_reader.hpp"
-#include "kernels/predict_kernel.hpp"
-#include "kernels/predict_layout.hpp"
+#include <kboost/core/compat.hpp>
+#include <kboost/core/model.hpp>
+#include <kboost/core/output_transform.hpp>
+#include <kboost/kernels/predict_kernel.hpp>
+#include <kboost/kernels/predict_layout.hpp>
+#include <kboost/io/model_reader.hpp>
 
 namespace kboost {
 

@@ -6,7 +6,7 @@
 /// expanded in pop order, left child = next id, right = next + 1. grow_policy depthwise pops every
 /// entry of the shallowest depth (id order); lossguide pops one entry, largest loss change first,
 /// ties to the smaller id. Histogram storage is a pool of slots allocated once and grown by doubling,
-/// never per node.
+/// never per node. Internal to the booster (engine/booster.hpp).
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
@@ -15,47 +15,22 @@
 #include <string>
 #include <vector>
 
-#include "core/compat.hpp"
-#include "core/transfers.hpp"
-#include "core/model.hpp"
-#include "kernels/evaluate_splits.hpp"
-#include "kernels/hist_cuts.hpp"
-#include "kernels/histogram.hpp"
-#include "kernels/integer_sum.hpp"
-#include "kernels/leaves.hpp"
-#include "kernels/quantiser.hpp"
-#include "kernels/row_partitioner.hpp"
-#include "kernels/sampling.hpp"
+#include <kboost/core/compat.hpp>
+#include <kboost/core/model.hpp>
+#include <kboost/core/transfers.hpp>
+#include <kboost/kernels/evaluate_splits.hpp>
+#include <kboost/kernels/hist_cuts.hpp>
+#include <kboost/kernels/histogram.hpp>
+#include <kboost/kernels/leaves.hpp>
+#include <kboost/kernels/quantiser.hpp>
+#include <kboost/kernels/row_partitioner.hpp>
+#include <kboost/kernels/sampling.hpp>
+#include <kboost/kernels/detail/integer_sum.hpp>
+
+#include <kboost/engine/params.hpp>
+#include <kboost/engine/phase_times.hpp>
 
 namespace kboost {
-
-/// Wall time per training phase, seconds (each phase fences before it stops its clock).
-struct PhaseTimes {
-  double cuts = 0, binning = 0, gradients = 0, histograms = 0, splits = 0, partition = 0, leaves = 0, eval = 0;
-  double tune = 0;  ///< histogram kernel tuning (kernels/hist_tuner.hpp), first fit of a shape only
-  /// Host-device copies (core/transfers.hpp): during tree growth, and in the whole fit.
-  TransferCount grow_copies, fit_copies;
-  std::int64_t levels = 0;  ///< grow steps (depthwise: one per depth; lossguide: one per expansion)
-  std::int64_t trees = 0;
-  /// One line per phase plus the total, for the end of a training log.
-  std::string summary() const;
-};
-
-/// Adds the time from construction to destruction (after a fence) to one PhaseTimes field.
-class PhaseTimer {
- public:
-  explicit PhaseTimer(double& slot) : slot_(slot), t0_(std::chrono::steady_clock::now()) {}
-  ~PhaseTimer() {
-    Kokkos::fence();
-    slot_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
-  }
-  PhaseTimer(PhaseTimer const&) = delete;
-  PhaseTimer& operator=(PhaseTimer const&) = delete;
-
- private:
-  double& slot_;
-  std::chrono::steady_clock::time_point t0_;
-};
 
 /// What the grower needs from TrainParams (XGBoost names).
 struct GrowParams {
@@ -69,6 +44,9 @@ struct GrowParams {
   std::int64_t min_shared = 2048;  ///< nodes with at least this many rows use the tile histogram kernel
   std::int32_t tile_rows = 4096;   ///< rows per tile of the tile kernel
 };
+
+/// Builds the per-tree GrowParams from TrainParams (defined in engine/booster.cpp).
+GrowParams grow_params(TrainParams const& p);
 
 /// Grows trees for one training matrix (bins fixed for the whole fit).
 template <class ExecutionSpace, class Mem>

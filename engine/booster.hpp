@@ -17,25 +17,26 @@
 #include <utility>
 #include <vector>
 
-#include "core/base_score.hpp"
-#include "core/compat.hpp"
-#include "core/transfers.hpp"
-#include "core/dmatrix.hpp"
-#include "core/metrics.hpp"
-#include "core/model.hpp"
-#include "core/objective.hpp"
-#include "core/output_transform.hpp"
-#include "core/params.hpp"
-#include "core/tree_grower.hpp"
-#include "io/densify.hpp"
-#include "io/model_writer.hpp"
-#include "kernels/binning.hpp"
-#include "kernels/gradients.hpp"
-#include "kernels/hist_cuts.hpp"
-#include "kernels/hist_tuner.hpp"
-#include "kernels/leaves.hpp"
-#include "kernels/quantiser.hpp"
-#include "kernels/sampling.hpp"
+#include <kboost/core/compat.hpp>
+#include <kboost/core/dmatrix.hpp>
+#include <kboost/core/model.hpp>
+#include <kboost/core/objective.hpp>
+#include <kboost/core/output_transform.hpp>
+#include <kboost/core/transfers.hpp>
+#include <kboost/kernels/binning.hpp>
+#include <kboost/kernels/densify.hpp>
+#include <kboost/kernels/gradients.hpp>
+#include <kboost/kernels/leaves.hpp>
+#include <kboost/kernels/quantiser.hpp>
+#include <kboost/kernels/sampling.hpp>
+#include <kboost/io/model_writer.hpp>
+#include <kboost/engine/base_score.hpp>
+#include <kboost/engine/hist_tuner.hpp>
+#include <kboost/engine/metrics.hpp>
+#include <kboost/engine/params.hpp>
+#include <kboost/engine/phase_times.hpp>
+#include <kboost/engine/detail/sketch.hpp>
+#include <kboost/engine/detail/tree_grower.hpp>
 
 namespace kboost {
 
@@ -51,9 +52,6 @@ using EvalRound = std::vector<std::tuple<std::string, std::string, double>>;
 
 /// Upstream's per-round line: "[r]\tname-metric:0.12345..." (5 decimals, as xgboost.train prints).
 std::string format_eval_line(int round, EvalRound const& r);
-
-/// Builds the per-tree GrowParams from TrainParams.
-GrowParams grow_params(TrainParams const& p);
 
 /// Trains a gbtree model on ExecutionSpace (and its memory space).
 template <class ExecutionSpace = Kokkos::DefaultExecutionSpace>
@@ -77,7 +75,7 @@ class BasicBooster {
   void save(std::string const& path) const { save_model(model_, path); }
   Model const& model() const { return model_; }
   PhaseTimes const& phases() const { return times_; }
-  /// The histogram kernel choice of the last fit (kernels/hist_tuner.hpp; Source::kDefault when not tuned).
+  /// The histogram kernel choice of the last fit (engine/hist_tuner.hpp; Source::kDefault when not tuned).
   HistTuneResult const& hist_tuning() const { return hist_tuning_; }
   /// Every round's evaluation results.
   std::vector<EvalRound> const& eval_history() const { return history_; }

@@ -1,8 +1,8 @@
 /// \file base_score.cpp
-#include "core/base_score.hpp"
+#include <kboost/engine/base_score.hpp>
 
-#include "core/output_transform.hpp"
-#include "core/portable_math.hpp"
+#include <kboost/core/output_transform.hpp>
+#include <kboost/core/portable_math.hpp>
 
 #include <algorithm>
 #include <cmath>
