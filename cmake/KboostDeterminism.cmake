@@ -22,3 +22,17 @@ function(kboost_determinism_flags target)
   endif()
   target_compile_options(${target} PRIVATE ${opts})
 endfunction()
+
+# The determinism options (no fast-math, no contraction) as INTERFACE options of `target`, for the
+# C++ translation units of every project that links it — kboost's own tests and a user's code after
+# find_package(kboost) alike — since they instantiate kboost's kernel templates. C and Fortran
+# sources get nothing (they only call the C ABI).
+function(kboost_consumer_flags target)
+  set(opts -fno-fast-math -ffp-contract=off)
+  if(Kokkos_ENABLE_CUDA AND Kokkos_CXX_COMPILER_ID STREQUAL "NVIDIA")
+    list(APPEND opts --fmad=false)
+  endif()
+  foreach(o ${opts})
+    target_compile_options(${target} INTERFACE $<$<COMPILE_LANGUAGE:CXX>:${o}>)
+  endforeach()
+endfunction()

@@ -5,6 +5,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <string>
+#include <type_traits>
 
 namespace kboost::compat {
 
@@ -26,6 +27,23 @@ inline void initialize(int num_threads) {
   args.disable_warnings = true;
   Kokkos::initialize(args);
 #endif
+}
+
+/// Whether Kokkos is initialised (and not yet finalised) in this process.
+inline bool is_initialized() {
+  return Kokkos::is_initialized();
+}
+
+/// Whether the calling thread may launch a kernel on `space`. Kokkos 3.4's OpenMP backend accepts
+/// launches only from the thread that initialised it and not from inside an OpenMP parallel region
+/// (OpenMP::in_parallel); 4.x accepts any thread outside a parallel region. Other spaces: always.
+template <class ExecutionSpace>
+bool can_launch_here(ExecutionSpace const& space) {
+  (void)space;
+#ifdef KOKKOS_ENABLE_OPENMP
+  if constexpr (std::is_same<ExecutionSpace, Kokkos::OpenMP>::value) return !Kokkos::OpenMP::in_parallel();
+#endif
+  return true;
 }
 
 /// Concurrency of an execution-space instance (member function in 4.x, static in 3.4).

@@ -3,10 +3,10 @@
 /// In-memory XGBoost tree ensemble, field for field as XGBoost's JSON/UBJSON model schema
 /// (upstream: src/tree/tree_model.cc RegTree::SaveModel/LoadModel, src/gbm/gbtree_model.cc,
 /// src/learner.cc LearnerModelParam). Host-side; the predictor flattens it for the device.
-#include <nlohmann/json.hpp>
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -48,7 +48,8 @@ struct Model {
   std::array<int, 3> version{3, 2, 0};     ///< XGBoost version that wrote the file
   std::string booster = "gbtree";          ///< "gbtree" or "dart"
   std::string objective = "reg:squarederror";
-  nlohmann::json objective_config;         ///< the full "objective" object (params kept verbatim)
+  /// The full "objective" object as compact JSON text (params kept verbatim); "" = {"name": objective}.
+  std::string objective_config;
   std::vector<float> base_score{0.5f};     ///< OUTPUT space, one per class/target (or one)
   bool boost_from_average = true;
   int num_class = 0;                       ///< 0 or 1 for single-output objectives
@@ -60,7 +61,7 @@ struct Model {
   std::vector<int> iteration_indptr;       ///< trees of round r: [indptr[r], indptr[r+1])
   std::vector<float> weight_drop;          ///< DART per-tree weights (empty = all 1)
   std::vector<std::string> feature_names, feature_types;
-  nlohmann::json attributes = nlohmann::json::object();  ///< e.g. best_iteration, best_score
+  std::map<std::string, std::string> attributes;  ///< learner attributes, e.g. best_iteration, best_score
   /// Category encoder (one entry per feature) when the model stores one (XGBoost >= 3.1); empty
   /// otherwise. Inputs must then be re-coded through it (see io/model_reader.hpp recode_categories).
   std::vector<FeatureCategories> category_encoder;

@@ -2,6 +2,8 @@
 /// TrainParams parsing and validation (ranges as upstream's DMLC_DECLARE_FIELD bounds).
 #include <kboost/engine/params.hpp>
 
+#include <nlohmann/json.hpp>
+
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -254,7 +256,7 @@ ObjectiveParams objective_params(TrainParams const& p) {
   return o;
 }
 
-nlohmann::json objective_config(TrainParams const& p, ObjectiveParams const& obj) {
+std::string objective_config(TrainParams const& p, ObjectiveParams const& obj) {
   (void)p;
   nlohmann::json j = nlohmann::json::object();
   j["name"] = obj.name;
@@ -280,7 +282,7 @@ nlohmann::json objective_config(TrainParams const& p, ObjectiveParams const& obj
       break;
     default: break;
   }
-  return j;
+  return j.dump();
 }
 
 }  // namespace kboost

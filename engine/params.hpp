@@ -6,8 +6,6 @@
 /// the command line or in an XGBoost CLI config file (src/cli_main.cc, dmlc ConfigIterator).
 #include <kboost/core/objective.hpp>
 
-#include <nlohmann/json.hpp>
-
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -77,8 +75,8 @@ std::map<std::string, std::string> read_config_file(std::string const& path,
 ObjectiveParams objective_params(TrainParams const& p);
 
 /// The model file's "objective" object as upstream 3.2 writes it, e.g.
-/// {"name":"binary:logistic","reg_loss_param":{"scale_pos_weight":"1"}}.
-nlohmann::json objective_config(TrainParams const& p, ObjectiveParams const& obj);
+/// {"name":"binary:logistic","reg_loss_param":{"scale_pos_weight":"1"}} (compact JSON text).
+std::string objective_config(TrainParams const& p, ObjectiveParams const& obj);
 
 /// Upstream's parameter-string formatting of a float (dmlc ToString: %.9g-like, "0.699999988").
 std::string param_float_string(float v);

@@ -1,10 +1,15 @@
-/// Host-side part of the predictor: iteration range -> tree range.
+/// Host-side parts of the predictor: iteration range -> tree range, the host launch lock.
 #include <kboost/engine/predictor.hpp>
 
 #include <stdexcept>
 #include <string>
 
 namespace kboost {
+
+std::mutex& detail::host_launch_mutex() {
+  static std::mutex m;
+  return m;
+}
 
 std::pair<int, int> tree_range(Model const& m, int begin, int end) {
   int const rounds = m.num_rounds();

@@ -9,6 +9,8 @@
 
 #include <chrono>
 #include <limits>
+#include <mutex>
+#include <type_traits>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -17,6 +19,7 @@
 #include <kboost/core/compat.hpp>
 #include <kboost/core/model.hpp>
 #include <kboost/core/output_transform.hpp>
+#include <kboost/kernels/device_forest.hpp>
 #include <kboost/kernels/predict_kernel.hpp>
 #include <kboost/kernels/predict_layout.hpp>
 #include <kboost/io/model_reader.hpp>
@@ -36,8 +39,21 @@ struct PredictOptions {
 /// iteration_indptr as upstream's detail::LayerToTree. \throws std::runtime_error on a bad range.
 std::pair<int, int> tree_range(Model const& m, int iteration_begin, int iteration_end);
 
-/// Predictor bound to one execution space. Construction flattens and uploads the model (timed:
-/// upload_seconds()). predict() may be called concurrently only with distinct outputs.
+namespace detail {
+/// Serialises batch kernels on host execution spaces: Kokkos' Serial and OpenMP instances (3.4)
+/// share one team-scratch buffer and thread pool per process, so two host threads must not launch
+/// into them at once. Device spaces need no lock (each call runs on the caller's instance).
+std::mutex& host_launch_mutex();
+}  // namespace detail
+
+/// Predictor bound to one execution space (and its memory space). Construction flattens and
+/// uploads the model once (timed: upload_seconds()); then any number of calls predict from Views
+/// (predict, predict_into: one kernel per call, on the caller's execution-space instance) or, one row
+/// at a time inside the caller's own kernels, through device_forest().
+///
+/// Thread safety: every member is const after construction; concurrent predict/predict_into calls
+/// with distinct outputs are safe (on host backends they take turns, see detail::host_launch_mutex;
+/// DeviceForest handles never lock). No call initialises Kokkos: the caller does, before constructing.
 template <class ExecutionSpace = Kokkos::DefaultExecutionSpace>
 class Predictor {
  public:
@@ -90,10 +106,30 @@ class Predictor {
     return out;
   }
 
-  /// As predict() into a caller-owned `out` (rows × output_columns(opt)). Asynchronous on device
-  /// backends (fence the space before reading out on the host).
+  /// As predict() into a caller-owned `out` (rows × output_columns(opt)), on the Predictor's
+  /// execution-space instance. Asynchronous on device backends (fence before reading `out`).
   void predict_into(const_matrix_type X, matrix_type out, PredictOptions const& opt = {},
                     const_matrix_type base_margin = {}) const {
+    predict_into(space_, X, out, opt, base_margin);
+  }
+
+  /// Predict the caller's `X` (rows × features, float or const float, LayoutRight, LayoutLeft —
+  /// Fortran's order and CUDA's default — or LayoutStride, e.g. a subview; in memory_space) into the
+  /// caller's `out` (rows × output_columns(opt), float, any of those layouts) on the caller's
+  /// execution-space instance `space`: the kernel is enqueued there and nothing else is fenced, so on
+  /// a GPU it runs on the caller's stream (fence `space` before reading `out`). NaN or opt.missing =
+  /// missing. Bit-identical to predict() for every layout.
+  /// \throws std::runtime_error on a feature-count or shape mismatch or a bad iteration range.
+  template <class XView, class OutView>
+  void predict_into(ExecutionSpace const& space, XView const& X, OutView const& out, PredictOptions const& opt = {},
+                    const_matrix_type base_margin = {}) const {
+    static_assert(Kokkos::is_view<XView>::value && XView::rank == 2, "X must be a rows x features View");
+    static_assert(Kokkos::is_view<OutView>::value && OutView::rank == 2, "out must be a rows x columns View");
+    static_assert(std::is_same<typename XView::non_const_value_type, float>::value, "X must hold float");
+    static_assert(std::is_same<typename OutView::value_type, float>::value, "out must be a non-const float View");
+    static_assert(Kokkos::SpaceAccessibility<ExecutionSpace, typename XView::memory_space>::accessible &&
+                      Kokkos::SpaceAccessibility<ExecutionSpace, typename OutView::memory_space>::accessible,
+                  "X and out must be accessible from the Predictor's execution space");
     if (model_.num_feature > 0 && static_cast<int>(X.extent(1)) != model_.num_feature)
       throw std::runtime_error("predict: input has " + std::to_string(X.extent(1)) + " features, the model expects " +
                                std::to_string(model_.num_feature));
@@ -112,16 +148,60 @@ class Predictor {
     p.output_margin = opt.output_margin;
     p.transform = transform_;
     p.missing = opt.missing;
-    default_blocking(space_, X.extent(0), range.second - range.first, p);
+    default_blocking(space, X.extent(0), range.second - range.first, p);
     if (p.pred_leaf && range.second == range.first) return;
-    predict_forest(space_, forest_, X, base_score_, base_margin, p, out);
+    constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, memory_space>::accessible;
+    if constexpr (host) {
+      if (!compat::can_launch_here(space)) {
+        // A host thread the backend does not accept launches from (e.g. inside the caller's own
+        // OpenMP region): predict on this thread, row by row, with the same arithmetic.
+        predict_on_this_thread(X, out, opt, base_margin, range);
+        return;
+      }
+    }
+    std::unique_lock<std::mutex> lock;
+    if (host) lock = std::unique_lock<std::mutex>(detail::host_launch_mutex());
+    predict_forest(space, forest_, X, base_score_, base_margin, p, out);
+  }
+
+  /// A trivially copyable handle for predicting single rows inside the caller's kernels (see
+  /// kernels/device_forest.hpp), for the rounds, missing value and margin/transform of `opt`.
+  /// Valid while this Predictor lives. Bit-identical to predict() row by row.
+  /// \throws std::runtime_error for opt.pred_leaf (use DeviceForest::leaf) or a bad iteration range.
+  DeviceForest<memory_space> device_forest(PredictOptions const& opt = {}) const {
+    if (opt.pred_leaf) throw std::runtime_error("device_forest: pred_leaf is not a per-row prediction (use leaf())");
+    auto const range = tree_range(model_, opt.iteration_begin, opt.iteration_end);
+    return make_device_forest(forest_, base_score_, range.first, range.second, model_.num_feature,
+                              opt.output_margin ? OutputTransform::kIdentity : transform_, opt.missing);
   }
 
  private:
+  /// predict_into's work on the calling thread (host memory only): DeviceForest per row.
+  template <class XView, class OutView>
+  void predict_on_this_thread(XView const& X, OutView const& out, PredictOptions const& opt,
+                              const_matrix_type base_margin, std::pair<int, int> range) const {
+    PredictOptions row_opt = opt;
+    row_opt.pred_leaf = false;
+    auto forest = device_forest(row_opt);
+    std::vector<float> buf(static_cast<std::size_t>(forest.margin_columns()));
+    int const cols = static_cast<int>(out.extent(1));
+    for (std::size_t r = 0; r < X.extent(0); ++r) {
+      detail::ViewRow<XView> const x{X, static_cast<int>(r)};
+      if (opt.pred_leaf) {
+        for (int t = range.first; t < range.second; ++t)
+          out(r, t - range.first) = static_cast<float>(forest.node_ids(forest.leaf(t, x)));
+        continue;
+      }
+      if (base_margin.extent(0) > 0) forest.base_margin.data = &base_margin(r, 0);
+      forest.predict(x, buf.data());
+      for (int j = 0; j < cols; ++j) out(r, j) = buf[j];
+    }
+  }
+
   ExecutionSpace space_;
   Model model_;
   OutputTransform transform_ = OutputTransform::kIdentity;
-  DeviceForest<memory_space> forest_;
+  ForestArrays<memory_space> forest_;
   Kokkos::View<const float*, memory_space> base_score_;
   double upload_seconds_ = 0;
   int n_dense_ = 0, n_compact_ = 0;

@@ -409,7 +409,11 @@ Model parse_model(std::string const& bytes, std::string const& source) {
     }
   }
   if (auto const* at = c.find(learner, "attributes")) {
-    m.attributes = to_plain_json(*at, source, "learner.attributes");
+    if (!at->is_object()) c.error("learner.attributes", "expected an object");
+    for (auto const& [key, value] : at->items()) {
+      if (!value.is_string()) c.error("learner.attributes." + key, "expected a string (upstream's attributes are strings)");
+      m.attributes[key] = value.get<std::string>();
+    }
   }
   auto const& lmp = c.at(learner, "learner_model_param");
   m.num_feature = static_cast<int>(c.int_param(lmp, "num_feature"));
@@ -427,7 +431,7 @@ Model parse_model(std::string const& bytes, std::string const& source) {
 
   auto const& obj = c.at(learner, "objective");
   m.objective = c.str(obj, "name");
-  m.objective_config = to_plain_json(obj, source, "learner.objective");
+  m.objective_config = to_plain_json(obj, source, "learner.objective").dump();
   if (!is_known_objective(m.objective)) c.error("learner.objective.name", "unknown objective '" + m.objective + "'");
 
   auto const& gb = c.at(learner, "gradient_booster");

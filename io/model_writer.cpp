@@ -7,6 +7,8 @@
 /// and for the verbatim objective/attribute objects.
 #include <kboost/io/model_writer.hpp>
 
+#include <nlohmann/json.hpp>
+
 #include <kboost/core/detail/atomic_file.hpp>
 
 #include <algorithm>
@@ -217,14 +219,16 @@ Node model_node(Model const& m) {
   lmp.set("num_feature", Node::string(std::to_string(m.num_feature)));
   lmp.set("num_target", Node::string(std::to_string(m.num_target)));
   Node objective;
-  if (m.objective_config.is_object() && !m.objective_config.empty()) {
-    objective = from_json(m.objective_config);
+  if (!m.objective_config.empty()) {
+    objective = from_json(nlohmann::json::parse(m.objective_config));
   } else {
     objective = Node::object();
     objective.set("name", Node::string(m.objective));
   }
   Node learner = Node::object();
-  learner.set("attributes", m.attributes.is_object() ? from_json(m.attributes) : Node::object());
+  Node attributes = Node::object();
+  for (auto const& [key, value] : m.attributes) attributes.set(key, Node::string(value));
+  learner.set("attributes", std::move(attributes));
   learner.set("feature_names", strings(m.feature_names));
   learner.set("feature_types", strings(m.feature_types));
   learner.set("gradient_booster", std::move(booster));

@@ -60,17 +60,29 @@ void default_blocking(ExecutionSpace const& space, std::size_t n_rows, int n_tre
   if (p.trees_per_chunk > n_trees) p.trees_per_chunk = std::max(n_trees, 1);
 }
 
-/// Predict rows of X (rows × features, features ≥ the model's) into `out`:
+namespace detail {
+/// Row `row` of a rank-2 View (any layout) as an accessor x(feature).
+template <class XView>
+struct ViewRow {
+  XView x;
+  int row;
+  KOKKOS_INLINE_FUNCTION float operator()(int f) const { return x(row, f); }
+};
+}  // namespace detail
+
+/// Predict rows of X (rows × features, features ≥ the model's; any layout: LayoutRight, LayoutLeft,
+/// LayoutStride) into `out` (any layout):
 ///  - values: rows × n_outputs margins (output_margin) or transformed outputs (rows × 1 for argmax);
 ///  - pred_leaf: rows × (tree_end - tree_begin) original node ids as float.
 /// `base_margin`: rows × n_outputs initial margins, or extent 0 to start from `base_score` (margin
-/// space, n_outputs). Label "kboost::predict::forest".
-template <class ExecutionSpace, class MemorySpace>
-void predict_forest(ExecutionSpace const& space, DeviceForest<MemorySpace> const& f,
-                    Kokkos::View<const float**, Kokkos::LayoutRight, MemorySpace> X,
+/// space, n_outputs). Runs on `space` (asynchronous on device backends). Label
+/// "kboost::predict::forest".
+template <class ExecutionSpace, class MemorySpace, class XView, class OutView>
+void predict_forest(ExecutionSpace const& space, ForestArrays<MemorySpace> const& f, XView const& X,
                     Kokkos::View<const float*, MemorySpace> base_score,
                     Kokkos::View<const float**, Kokkos::LayoutRight, MemorySpace> base_margin,
-                    PredictKernelParams const& p, Kokkos::View<float**, Kokkos::LayoutRight, MemorySpace> out) {
+                    PredictKernelParams const& p, OutView const& out) {
+  static_assert(XView::rank == 2 && OutView::rank == 2, "X and out are rows x columns Views");
   compat::ScopedRegion region("kboost::predict::forest");
   using policy_t = Kokkos::TeamPolicy<ExecutionSpace>;
   using member_t = typename policy_t::member_type;
@@ -157,10 +169,9 @@ void predict_forest(ExecutionSpace const& space, DeviceForest<MemorySpace> const
                 }
                 for (int r = 0; r < nr; ++r) leaf(r * C + t) = base + pos[r];
               } else {
-                for (int r = 0; r < nr; ++r) {
-                  float const* x = stage ? &xs(r * n_feat) : &X(row0 + r, 0);
-                  leaf(r * C + t) = traverse_tree(f, tree, x, prm.missing);
-                }
+                for (int r = 0; r < nr; ++r)
+                  leaf(r * C + t) = stage ? traverse_tree(f, tree, &xs(r * n_feat), prm.missing)
+                                          : traverse_tree(f, tree, detail::ViewRow<XView>{X, row0 + r}, prm.missing);
               }
               if (prm.pred_leaf)
                 for (int r = 0; r < nr; ++r) out(row0 + r, tree - tb) = static_cast<float>(f.node_ids(leaf(r * C + t)));
@@ -169,8 +180,8 @@ void predict_forest(ExecutionSpace const& space, DeviceForest<MemorySpace> const
             // Leaves of (tree, row) pairs; rows fastest so neighbouring threads share a tree.
             Kokkos::parallel_for(Kokkos::TeamThreadRange(m, nc * nr), [&](int k) {
               int const t = k / nr, r = k % nr;
-              float const* x = stage ? &xs(r * n_feat) : &X(row0 + r, 0);
-              std::int32_t const l = traverse_tree(f, c0 + t, x, prm.missing);
+              std::int32_t const l = stage ? traverse_tree(f, c0 + t, &xs(r * n_feat), prm.missing)
+                                           : traverse_tree(f, c0 + t, detail::ViewRow<XView>{X, row0 + r}, prm.missing);
               if (prm.pred_leaf) out(row0 + r, c0 - tb + t) = static_cast<float>(f.node_ids(l));
               else leaf(r * C + t) = l;
             });

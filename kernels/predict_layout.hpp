@@ -48,9 +48,10 @@ struct HostForest {
 /// is <= `max_dense_depth` and the complete array has at most 4x (or 64) more slots than nodes.
 HostForest flatten_forest(Model const& m, int max_dense_depth = 10);
 
-/// The same arrays as Views in `MemorySpace` (uploaded once by upload_forest).
+/// The same arrays as Views in `MemorySpace` (uploaded once by upload_forest; owned by a Predictor,
+/// which hands out non-owning DeviceForest handles to them).
 template <class MemorySpace>
-struct DeviceForest {
+struct ForestArrays {
   Kokkos::View<const PredictNode*, MemorySpace> nodes;
   Kokkos::View<const std::int32_t*, MemorySpace> node_ids;
   Kokkos::View<const std::int32_t*, MemorySpace> cat_begin, cat_words;
@@ -77,8 +78,8 @@ Kokkos::View<const T*, MemorySpace> upload(char const* label, std::vector<T> con
 
 /// Copy a HostForest into `MemorySpace` (fenced: the forest is usable when this returns).
 template <class MemorySpace>
-DeviceForest<MemorySpace> upload_forest(HostForest const& h) {
-  DeviceForest<MemorySpace> d;
+ForestArrays<MemorySpace> upload_forest(HostForest const& h) {
+  ForestArrays<MemorySpace> d;
   d.nodes = detail::upload<MemorySpace>("kboost::predict::nodes", h.nodes);
   d.node_ids = detail::upload<MemorySpace>("kboost::predict::node_ids", h.node_ids);
   d.cat_begin = detail::upload<MemorySpace>("kboost::predict::cat_begin", h.cat_begin);
@@ -111,18 +112,32 @@ KOKKOS_INLINE_FUNCTION bool split_goes_left(Forest const& f, std::int32_t slot, 
   return v < n.value;
 }
 
-/// Pool position of the leaf that row `x` (features contiguous, x[f]) reaches in tree `t`.
-/// Missing: NaN or equal to `missing`; goes to the default child. Categorical: left iff the
-/// category is negative, >= 2^24, or not in the node's (right-going) set (upstream common::Decision).
-template <class Forest>
-KOKKOS_INLINE_FUNCTION std::int32_t traverse_tree(Forest const& f, int t, float const* x, float missing) {
+namespace detail {
+/// Feature `f` of a row given as contiguous values (x[f]) ...
+template <class T>
+KOKKOS_INLINE_FUNCTION float feature_at(T* x, int f) {
+  return x[f];
+}
+/// ... or as any accessor callable as x(f) (a View row, a user's particle storage).
+template <class Row>
+KOKKOS_INLINE_FUNCTION float feature_at(Row const& x, int f) {
+  return x(f);
+}
+}  // namespace detail
+
+/// Pool position of the leaf that row `x` reaches in tree `t`; `x` is a pointer to the row's
+/// contiguous features or an accessor x(feature) -> float. Missing: NaN or equal to `missing`; goes
+/// to the default child. Categorical: left iff the category is negative, >= 2^24, or not in the
+/// node's (right-going) set (upstream common::Decision).
+template <class Forest, class Row>
+KOKKOS_INLINE_FUNCTION std::int32_t traverse_tree(Forest const& f, int t, Row const& x, float missing) {
   std::int32_t const base = f.tree_begin(t);
   bool const dense = f.tree_dense(t) != 0;
   std::int32_t p = 0;  // position within the tree
   while (true) {
     PredictNode const n = f.nodes(base + p);
     if (n.flags & PredictNode::kLeaf) return base + p;
-    bool const left = split_goes_left(f, base + p, n, x[n.feature], missing);
+    bool const left = split_goes_left(f, base + p, n, detail::feature_at(x, n.feature), missing);
     p = (dense ? 2 * p + 1 : n.child) + (left ? 0 : 1);
   }
 }

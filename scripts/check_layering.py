@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Checks kboost's layering: a file may include only headers of its own layer or of a layer below.
 
-Layers, lowest first: core (0) < kernels (1) < io (2) < engine (3) < apps (4). Every project include
+Layers, lowest first: core (0) < kernels (1) < io (2) < engine (3) < apps and bindings (4, the CLI and
+the C ABI; they do not include each other). Every project include
 in the library folders must be spelled `#include <kboost/<layer>/...>`; a quoted project include
 (`#include "core/..."`) is reported too, because it only resolves through the source tree and
 bypasses the include layout the build (and an install) provides. The one exception is apps/, which
@@ -15,7 +16,7 @@ import pathlib
 import re
 import sys
 
-RANKS = {"core": 0, "kernels": 1, "io": 2, "engine": 3, "apps": 4}
+RANKS = {"core": 0, "kernels": 1, "io": 2, "engine": 3, "apps": 4, "bindings": 4}
 SUFFIXES = {".hpp", ".cpp", ".h", ".cc", ".cxx", ".hxx", ".inl"}
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')
 

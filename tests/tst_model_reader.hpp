@@ -1,6 +1,7 @@
 // Loader: every shared model's schema facts, float32 number parsing, and one test per malformed-model
 // case (each error names the file, the tree and the field).
 #include <catch2/catch_test_macros.hpp>
+#include <nlohmann/json.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
 
 #include <cmath>

@@ -4,6 +4,7 @@
 // scripts/check_model_writer.py loads the written files into upstream xgboost and compares
 // predictions (set KBOOST_WRITER_OUT=<dir> to keep the re-saved files for it).
 #include <catch2/catch_test_macros.hpp>
+#include <nlohmann/json.hpp>
 
 #include <kboost/io/model_reader.hpp>
 #include <kboost/io/model_writer.hpp>
@@ -20,7 +21,7 @@ namespace {
 kboost::Model small_model() {
   kboost::Model m;
   m.objective = "binary:logistic";
-  m.objective_config = {{"name", "binary:logistic"}, {"reg_loss_param", {{"scale_pos_weight", "1"}}}};
+  m.objective_config = R"({"name":"binary:logistic","reg_loss_param":{"scale_pos_weight":"1"}})";
   m.base_score = {0.4821127f};
   m.num_feature = 3;
   for (int t = 0; t < 2; ++t) {

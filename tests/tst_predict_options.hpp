@@ -3,6 +3,7 @@
 // replaces base_score), options (pred_leaf, iteration range, missing marker), input checks, and
 // batch-size independence of the bits (one row at a time == whole batch) on a golden model.
 #include <catch2/catch_test_macros.hpp>
+#include <nlohmann/json.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
 
 #include <cmath>

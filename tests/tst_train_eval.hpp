@@ -37,8 +37,8 @@ TEST_CASE("train " TEST_BACKEND ": early stopping matches upstream", "[train][ev
           tr, {{"train", tr}, {"test", te}}, &log);
   auto const& m = b.model();
   CHECK(m.num_rounds() == g.at("rounds").get<int>());
-  CHECK(m.attributes.at("best_iteration").get<std::string>() == g.at("best_iteration").get<std::string>());
-  CHECK(m.attributes.at("best_score").get<std::string>() == g.at("best_score").get<std::string>());
+  CHECK(m.attributes.at("best_iteration") == g.at("best_iteration").get<std::string>());
+  CHECK(m.attributes.at("best_score") == g.at("best_score").get<std::string>());
   auto const& want = g.at("test_logloss");
   auto const& hist = b.eval_history();
   REQUIRE(hist.size() == want.size());

@@ -1,0 +1,233 @@
+// The library entry points beside the batch predictor, each bit-identical to upstream XGBoost 3.2's
+// CPU predict on every golden case (tests/golden/predict):
+//  - Predictor::predict_into on the caller's execution-space instance from LayoutLeft and
+//    LayoutStride (subview) inputs into LayoutLeft outputs;
+//  - the device-callable DeviceForest inside a user parallel_for, from an accessor;
+//  - the C ABI (kboost_c.h) on host arrays in row- and column-major order;
+// and concurrency: host threads predicting with one Predictor / one C model at once.
+#include <catch2/catch_test_macros.hpp>
+#include <catch2/matchers/catch_matchers_string.hpp>
+
+#include <thread>
+
+#include <kboost/engine/booster.hpp>
+#include <kboost/engine/params.hpp>
+#include <kboost/kboost_c.h>
+#include "tests/golden_cases.hpp"
+
+namespace {
+
+using kboost::test::GoldenArray;
+using kboost::test::GoldenCase;
+using Left = Kokkos::View<float**, Kokkos::LayoutLeft, TEST_MEMSPACE>;
+using Right = Kokkos::View<float**, Kokkos::LayoutRight, TEST_MEMSPACE>;
+
+template <class View>
+auto on_host(View v) {
+  return Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
+}
+
+/// predict_into from LayoutLeft and from a LayoutStride subview, on a fresh instance.
+void check_layouts(GoldenCase const& c, kboost::Predictor<TEST_EXECSPACE> const& p, kboost::PredictOptions opt,
+                   GoldenArray const& want, std::ostringstream& log, std::size_t& bad) {
+  auto const& x = c.files.at("X");
+  auto X_left = kboost::test::golden_view<Kokkos::LayoutLeft, TEST_MEMSPACE>(x, "X_left");
+  Right wide("wide", x.rows, x.cols + 2);
+  Kokkos::deep_copy(wide, std::nanf(""));
+  auto X_strided = Kokkos::subview(wide, Kokkos::ALL(), std::make_pair(std::size_t{1}, x.cols + 1));
+  Kokkos::deep_copy(X_strided, X_left);
+  Left out_left("out_left", x.rows, want.cols), out_strided("out_strided", x.rows, want.cols);
+  TEST_EXECSPACE space;
+  p.predict_into(space, X_left, out_left, opt);
+  p.predict_into(space, X_strided, out_strided, opt);
+  space.fence();
+  bad += kboost::test::count_bit_mismatches(on_host(out_left), want, "LayoutLeft", log);
+  bad += kboost::test::count_bit_mismatches(on_host(out_strided), want, "LayoutStride", log);
+}
+
+/// DeviceForest::predict in a parallel_for, features read through an accessor into a LayoutLeft View.
+void check_device_forest(GoldenCase const& c, kboost::Predictor<TEST_EXECSPACE> const& p, kboost::PredictOptions opt,
+                         GoldenArray const& want, std::ostringstream& log, std::size_t& bad) {
+  auto const X = kboost::test::golden_view<Kokkos::LayoutLeft, TEST_MEMSPACE>(c.files.at("X"), "X_particles");
+  auto const forest = p.device_forest(opt);
+  REQUIRE(forest.output_columns() == static_cast<int>(want.cols));
+  Right scratch("scratch", want.rows, static_cast<std::size_t>(forest.margin_columns()));
+  Kokkos::parallel_for(
+      "kboost::test::device_forest", Kokkos::RangePolicy<TEST_EXECSPACE>(0, static_cast<int>(want.rows)),
+      KOKKOS_LAMBDA(int i) { forest.predict([&](int f) { return X(i, f); }, &scratch(i, 0)); });
+  auto h = on_host(scratch);
+  auto first = Kokkos::subview(h, Kokkos::ALL(), std::make_pair(std::size_t{0}, want.cols));
+  bad += kboost::test::count_bit_mismatches(first, want, "DeviceForest", log);
+}
+
+/// kboost_predict on host arrays, row-major in / row-major out and column-major in / out.
+void check_c_api(GoldenCase const& c, bool margin, GoldenArray const& want, std::ostringstream& log, std::size_t& bad) {
+  if (c.options.iteration_begin != 0 || c.options.iteration_end != 0 || c.options.missing == c.options.missing)
+    return;  // the C ABI predicts every round with NaN as missing
+  kboost_model* m = nullptr;
+  REQUIRE(kboost_model_load(c.model_path.c_str(), &m) == KBOOST_SUCCESS);
+  auto const& x = c.files.at("X");
+  int const flags = margin ? KBOOST_OUTPUT_MARGIN : 0;
+  std::int64_t k = 0;
+  REQUIRE(kboost_model_num_outputs_for(m, flags, &k) == KBOOST_SUCCESS);
+  REQUIRE(k == static_cast<std::int64_t>(want.cols));
+  auto const n = static_cast<std::int64_t>(x.rows), nf = static_cast<std::int64_t>(x.cols);
+  std::vector<float> col_x(x.values.size()), out_row(want.values.size()), out_col(want.values.size());
+  for (std::int64_t r = 0; r < n; ++r)
+    for (std::int64_t f = 0; f < nf; ++f) col_x[f * n + r] = x.values[r * nf + f];
+  REQUIRE(kboost_predict(m, x.values.data(), n, nf, KBOOST_ROW_MAJOR, flags, out_row.data()) == KBOOST_SUCCESS);
+  REQUIRE(kboost_predict(m, col_x.data(), n, nf, KBOOST_COL_MAJOR, flags | KBOOST_OUTPUT_COL_MAJOR, out_col.data()) ==
+          KBOOST_SUCCESS);
+  kboost_model_free(m);
+  Kokkos::View<float**, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> row(out_row.data(), n, k);
+  Kokkos::View<float**, Kokkos::LayoutLeft, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> col(out_col.data(), n, k);
+  bad += kboost::test::count_bit_mismatches(row, want, "C row-major", log);
+  bad += kboost::test::count_bit_mismatches(col, want, "C column-major", log);
+}
+
+void check_library_entry_points(bool shared_models) {
+  REQUIRE(kboost_initialize() == KBOOST_SUCCESS);  // Kokkos is up already: nothing happens
+  int const n = kboost::test::for_each_golden_case(shared_models, [](GoldenCase const& c) {
+    if (c.files.count("bm")) return;  // a per-row base margin is a batch option only
+    kboost::Predictor<TEST_EXECSPACE> p(c.model_path);
+    for (bool margin : {true, false}) {
+      kboost::PredictOptions opt = c.options;
+      opt.output_margin = margin;
+      GoldenArray const& want = c.files.at(margin ? "margin" : "pred");
+      std::ostringstream log;
+      std::size_t bad = 0;
+      check_layouts(c, p, opt, want, log, bad);
+      check_device_forest(c, p, opt, want, log, bad);
+      check_c_api(c, margin, want, log, bad);
+      INFO((margin ? "margin\n" : "pred\n") << log.str());
+      CHECK(bad == 0);
+    }
+  });
+  CHECK(n >= 10);
+  REQUIRE(kboost_finalize() == KBOOST_SUCCESS);  // kboost did not initialise Kokkos: still up
+  REQUIRE(Kokkos::is_initialized());
+}
+
+}  // namespace
+
+TEST_CASE("library " TEST_BACKEND ": Views of any layout, DeviceForest and the C ABI equal upstream's bits",
+          "[predict][library]") {
+  check_library_entry_points(false);
+}
+
+TEST_CASE("library " TEST_BACKEND ": the same on every shared model", "[predict][library][shared]") {
+  check_library_entry_points(true);
+}
+
+TEST_CASE("library " TEST_BACKEND ": host threads predict with one Predictor and one C model at once",
+          "[predict][library][threads]") {
+  std::string const path = kboost::test::golden_path("models/multi_softprob.json");
+  kboost::Predictor<TEST_EXECSPACE> p(path);
+  kboost_model* m = nullptr;
+  REQUIRE(kboost_model_load(path.c_str(), &m) == KBOOST_SUCCESS);
+  int const nf = p.model().num_feature, k = p.output_columns({}), rows = 300;
+  std::vector<float> x(static_cast<std::size_t>(rows * nf));
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] = (i % 7 == 3) ? std::nanf("") : static_cast<float>((i * 37) % 101) / 10.0f;
+  Right X("X", rows, nf);
+  Kokkos::deep_copy(X, Kokkos::View<float**, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(x.data(), rows, nf));
+  auto const reference = on_host(p.predict(X));
+
+  constexpr int kThreads = 4, kRepeats = 20;
+  std::vector<Right> outs;
+  std::vector<std::vector<float>> c_outs(kThreads, std::vector<float>(static_cast<std::size_t>(rows * k)));
+  for (int t = 0; t < kThreads; ++t) outs.emplace_back("out", rows, k);
+  std::vector<int> c_status(kThreads, 0);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t)
+    threads.emplace_back([&, t] {
+      for (int r = 0; r < kRepeats; ++r) {
+        p.predict_into(X, outs[t]);
+        c_status[t] |= kboost_predict(m, x.data(), rows, nf, KBOOST_ROW_MAJOR, 0, c_outs[t].data());
+      }
+    });
+  for (auto& th : threads) th.join();
+  Kokkos::fence();
+  kboost_model_free(m);
+  for (int t = 0; t < kThreads; ++t) {
+    CHECK(c_status[t] == KBOOST_SUCCESS);
+    auto h = on_host(outs[t]);
+    CHECK(std::memcmp(h.data(), reference.data(), reference.size() * sizeof(float)) == 0);
+    CHECK(std::memcmp(c_outs[t].data(), reference.data(), reference.size() * sizeof(float)) == 0);
+  }
+}
+
+TEST_CASE("library " TEST_BACKEND ": C ABI errors are status codes with a message naming the cause",
+          "[library][c_api]") {
+  using Catch::Matchers::ContainsSubstring;
+  kboost_model* m = nullptr;
+  CHECK(kboost_model_load("/nonexistent/model.json", &m) == KBOOST_ERROR);
+  CHECK(m == nullptr);
+  CHECK_THAT(std::string(kboost_last_error()), ContainsSubstring("/nonexistent/model.json"));
+  std::string const junk = "{\"learner\": 3}";
+  CHECK(kboost_model_load_from_memory(junk.data(), junk.size(), &m) == KBOOST_ERROR);
+  CHECK_THAT(std::string(kboost_last_error()), ContainsSubstring("<memory>"));
+  REQUIRE(kboost_model_load(kboost::test::golden_path("models/binary_logistic.json").c_str(), &m) == KBOOST_SUCCESS);
+  std::int64_t nf = 0;
+  REQUIRE(kboost_model_num_features(m, &nf) == KBOOST_SUCCESS);
+  std::vector<float> x(static_cast<std::size_t>(nf + 1)), out(1);
+  CHECK(kboost_predict(m, x.data(), 1, nf + 1, KBOOST_ROW_MAJOR, 0, out.data()) == KBOOST_ERROR);
+  CHECK_THAT(std::string(kboost_last_error()), ContainsSubstring("features"));
+  CHECK(kboost_predict(m, x.data(), 1, nf, 7, 0, out.data()) == KBOOST_ERROR);
+  CHECK_THAT(std::string(kboost_last_error()), ContainsSubstring("layout"));
+  CHECK(kboost_predict(m, x.data(), 1, nf, KBOOST_ROW_MAJOR, 0, out.data()) == KBOOST_SUCCESS);
+  CHECK(std::string(kboost_last_error()).empty());
+  // the message is per thread: another thread's error does not show here
+  std::thread([] {
+    kboost_model* none = nullptr;
+    kboost_model_load("/other/thread.json", &none);
+  }).join();
+  CHECK(std::string(kboost_last_error()).empty());
+  char const* keys[] = {"objective", "max_dpth"};
+  char const* values[] = {"binary:logistic", "3"};
+  float labels[2] = {0, 1};
+  kboost_model* trained = nullptr;
+  CHECK(kboost_train(x.data(), 1, nf, KBOOST_ROW_MAJOR, labels, nullptr, keys, values, 2, &trained) == KBOOST_ERROR);
+  CHECK_THAT(std::string(kboost_last_error()), ContainsSubstring("max_dpth"));
+  kboost_model_free(m);
+  kboost_model_free(nullptr);
+  CHECK(std::string(kboost_version()) == KBOOST_VERSION);
+  CHECK(kboost_abi_version() == KBOOST_C_ABI_VERSION);
+}
+
+TEST_CASE("library " TEST_BACKEND ": kboost_train writes the model the Booster writes, and saves it", "[library][c_api]") {
+  int const rows = 400, nf = 5;
+  std::vector<float> x(static_cast<std::size_t>(rows * nf)), col(x.size()), labels(rows);
+  for (int r = 0; r < rows; ++r) {
+    for (int f = 0; f < nf; ++f) {
+      float const v = (r * 7 + f * 13) % 17 == 0 ? std::nanf("") : static_cast<float>((r * (f + 3)) % 29) / 7.0f;
+      x[r * nf + f] = col[f * rows + r] = v;
+    }
+    labels[r] = static_cast<float>((r * 5) % 3 == 0);
+  }
+  char const* keys[] = {"objective", "max_depth", "num_round", "eta"};
+  char const* values[] = {"binary:logistic", "3", "4", "0.5"};
+  kboost_model *a = nullptr, *b = nullptr;
+  REQUIRE(kboost_train(x.data(), rows, nf, KBOOST_ROW_MAJOR, labels.data(), nullptr, keys, values, 4, &a) == KBOOST_SUCCESS);
+  REQUIRE(kboost_train(col.data(), rows, nf, KBOOST_COL_MAJOR, labels.data(), nullptr, keys, values, 4, &b) == KBOOST_SUCCESS);
+  auto const dir = kboost::test::temp_dir("c_train");
+  std::string const pa = (dir / "a.json").string(), pb = (dir / "b.json").string(), pc = (dir / "c.json").string();
+  REQUIRE(kboost_model_save(a, pa.c_str()) == KBOOST_SUCCESS);
+  REQUIRE(kboost_model_save(b, pb.c_str()) == KBOOST_SUCCESS);
+  kboost_model_free(a);
+  kboost_model_free(b);
+
+  kboost::HostDMatrix d;
+  d.n_rows = rows;
+  d.n_features = nf;
+  d.dense = kboost::HostDMatrix::dense_type("X", rows, nf);
+  std::memcpy(d.dense.data(), x.data(), x.size() * sizeof(float));
+  d.label = Kokkos::View<float*, Kokkos::HostSpace>("y", rows);
+  std::memcpy(d.label.data(), labels.data(), labels.size() * sizeof(float));
+  kboost::BasicBooster<Kokkos::DefaultExecutionSpace> booster;
+  booster.train(kboost::parse_params({{"objective", "binary:logistic"}, {"max_depth", "3"}, {"num_round", "4"}, {"eta", "0.5"}}), d);
+  booster.save(pc);
+  std::string const bytes = kboost::test::read_file(pc);
+  REQUIRE(bytes.size() > 100);
+  CHECK(kboost::test::read_file(pa) == bytes);
+  CHECK(kboost::test::read_file(pb) == bytes);
+}
