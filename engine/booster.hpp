@@ -71,6 +71,36 @@ class BasicBooster {
   void train(TrainParams const& p, HostDMatrix const& dtrain,
              std::vector<std::pair<std::string, HostDMatrix>> const& evals = {}, std::ostream* log = nullptr);
 
+  /// As train() above from the caller's Views in any memory space and layout: X (rows × features,
+  /// float, NaN = missing; LayoutRight, LayoutLeft or LayoutStride), labels (rows) and optional
+  /// weights (rows, or an empty View for all 1). The quantile sketch still runs on a host copy of X
+  /// (made here, once, in row-major order; the training-speed work moves the sketch to the device),
+  /// after which the pipeline is device-resident as always. The model equals train() on a
+  /// HostDMatrix of the same values, byte for byte.
+  /// \throws std::runtime_error as train(), or when labels/weights do not have X's rows.
+  template <class XView, class LabelView>
+  void train(TrainParams const& p, XView const& X, LabelView const& labels, LabelView const& weights = {},
+             std::ostream* log = nullptr) {
+    static_assert(Kokkos::is_view<XView>::value && XView::rank == 2, "X must be a rows x features View");
+    static_assert(Kokkos::is_view<LabelView>::value && LabelView::rank == 1, "labels must be a rows View");
+    if (labels.extent(0) != X.extent(0) || (weights.extent(0) != 0 && weights.extent(0) != X.extent(0)))
+      throw std::runtime_error("train: labels and weights must have " + std::to_string(X.extent(0)) + " rows");
+    HostDMatrix d;
+    d.n_rows = X.extent(0);
+    d.n_features = X.extent(1);
+    d.dense = HostDMatrix::dense_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::train::host_X"),
+                                      d.n_rows, d.n_features);
+    auto hx = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), X);
+    Kokkos::deep_copy(d.dense, hx);  // to row-major, on the host
+    d.label = Kokkos::View<float*, Kokkos::HostSpace>("kboost::train::label", d.n_rows);
+    Kokkos::deep_copy(d.label, Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), labels));
+    if (weights.extent(0) != 0) {
+      d.weight = Kokkos::View<float*, Kokkos::HostSpace>("kboost::train::weight", d.n_rows);
+      Kokkos::deep_copy(d.weight, Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), weights));
+    }
+    train(p, d, {}, log);
+  }
+
   /// Save as JSON (or UBJSON for *.ubj), upstream 3.x schema, atomically.
   void save(std::string const& path) const { save_model(model_, path); }
   Model const& model() const { return model_; }

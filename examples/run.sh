@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds the four examples against an installed kboost and checks that each prints predictions
-# bit-identical to `kboost predict` on the same model and data.
+# Builds the examples against an installed kboost and checks that each prints predictions
+# bit-identical to `kboost predict` on the same model and data, and that training through the
+# package (examples/train) writes the model bytes `kboost train` writes.
 #   usage: examples/run.sh <install prefix> <work dir> [<agaricus dir>]
 # (default agaricus dir: ../shared/data/agaricus, else set-up's registry copy, $KBOOST_DATA or
 # <deps>/data)
@@ -55,30 +56,18 @@ build() {
   cmake -S "$here/$1" -B "$work/build-$1" -G Ninja -Dkboost_ROOT="$prefix" ${KBOOST_EXAMPLE_CMAKE_ARGS:-} >/dev/null
   cmake --build "$work/build-$1" >/dev/null
 }
-same() {  # same float32 bits, row by row (header lines skipped)
-  python3 - "$@" <<'PY'
-import struct, sys
-def load(p):
-    out = []
-    for line in open(p):
-        line = line.strip()
-        if not line or line[0].isalpha() or line[0] == "#":
-            continue
-        out.append([struct.pack("<f", float(c)) for c in line.split(",")])
-    return out
-a, b, what = load(sys.argv[1]), load(sys.argv[2]), sys.argv[3]
-if len(a) != len(b):
-    sys.exit(f"[examples] {what}: {len(a)} rows, kboost predict {len(b)}")
-bad = sum(x != y for x, y in zip(a, b))
-if bad:
-    sys.exit(f"[examples] {what}: {bad} of {len(a)} rows differ from kboost predict")
-print(f"[examples] {what}: {len(a)} rows bit-identical to kboost predict")
-PY
-}
+same() { python3 "$here/same_bits.py" "$@"; }  # same float32 bits, row by row
 build c
 build cpp-views
 build device-forest
 build fortran
+build train
+"$work/build-train/train" "$train" "$work/train_example.json" >/dev/null
+"$kboost" train --data "$train" --format libsvm --objective binary:logistic --num-round 10 --max_depth 6 --eta 0.3 \
+  --quiet --model-out "$work/train_cli.json" >/dev/null
+cmp "$work/train_example.json" "$work/train_cli.json" ||
+  { echo "[examples] the model trained through the package differs from kboost train's" >&2; exit 1; }
+log "training through the package (Booster, this project's flags): model bytes equal kboost train's"
 for m in binary multi; do
   "$work/build-c/predict_c" "$work/$m.json" "$work/x.csv" > "$work/$m.c.csv"
   same "$work/$m.c.csv" "$work/$m.ref.csv" "C ($m, row-major)"

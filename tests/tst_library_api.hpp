@@ -9,6 +9,7 @@
 #include <catch2/matchers/catch_matchers_string.hpp>
 
 #include <thread>
+#include <type_traits>
 
 #include <kboost/engine/booster.hpp>
 #include <kboost/engine/params.hpp>
@@ -78,6 +79,15 @@ void check_c_api(GoldenCase const& c, bool margin, GoldenArray const& want, std:
   REQUIRE(kboost_predict(m, x.values.data(), n, nf, KBOOST_ROW_MAJOR, flags, out_row.data()) == KBOOST_SUCCESS);
   REQUIRE(kboost_predict(m, col_x.data(), n, nf, KBOOST_COL_MAJOR, flags | KBOOST_OUTPUT_COL_MAJOR, out_col.data()) ==
           KBOOST_SUCCESS);
+  if (std::is_same<TEST_EXECSPACE, Kokkos::DefaultExecutionSpace>::value) {
+    // kboost_predict_device: the same arrays in the default execution space's memory
+    Kokkos::View<float*, TEST_MEMSPACE> dx("dx", x.values.size()), dout("dout", want.values.size());
+    Kokkos::deep_copy(dx, Kokkos::View<const float*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(col_x.data(), col_x.size()));
+    REQUIRE(kboost_predict_device(m, dx.data(), n, nf, KBOOST_COL_MAJOR, flags, dout.data()) == KBOOST_SUCCESS);
+    auto hout = on_host(dout);
+    Kokkos::View<float**, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> dev(hout.data(), n, k);
+    bad += kboost::test::count_bit_mismatches(dev, want, "C device pointers", log);
+  }
   kboost_model_free(m);
   Kokkos::View<float**, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> row(out_row.data(), n, k);
   Kokkos::View<float**, Kokkos::LayoutLeft, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> col(out_col.data(), n, k);
@@ -230,4 +240,19 @@ TEST_CASE("library " TEST_BACKEND ": kboost_train writes the model the Booster w
   REQUIRE(bytes.size() > 100);
   CHECK(kboost::test::read_file(pa) == bytes);
   CHECK(kboost::test::read_file(pb) == bytes);
+
+  // the same data as the caller's Views in the test's memory space, Fortran order
+  Left X("X", rows, nf);
+  auto hX = Kokkos::create_mirror_view(X);
+  for (int r = 0; r < rows; ++r)
+    for (int f = 0; f < nf; ++f) hX(r, f) = x[r * nf + f];
+  Kokkos::deep_copy(X, hX);
+  Kokkos::View<float*, TEST_MEMSPACE> y("y", rows);
+  Kokkos::deep_copy(y, Kokkos::View<const float*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(labels.data(), rows));
+  kboost::BasicBooster<TEST_EXECSPACE> from_views;
+  from_views.train(kboost::parse_params({{"objective", "binary:logistic"}, {"max_depth", "3"}, {"num_round", "4"}, {"eta", "0.5"}}),
+                   X, y);
+  std::string const pv = (dir / "views.json").string();
+  from_views.save(pv);
+  CHECK(kboost::test::read_file(pv) == bytes);
 }
