@@ -29,21 +29,10 @@ train=$data/agaricus.txt.train test=$data/agaricus.txt.test
   --model-out "$work/binary.json" >/dev/null
 # the same rows with a 3-class label (first label times 2 plus whether feature 3 is present)
 awk '{ c = $1 * 2; for (i = 2; i <= NF; ++i) if ($i ~ /^3:/) { c = c > 0 ? 1 : 2 }; $1 = c; print }' "$train" > "$work/train3.svm"
-awk '{ c = $1 * 2; for (i = 2; i <= NF; ++i) if ($i ~ /^3:/) { c = c > 0 ? 1 : 2 }; $1 = c; print }' "$test" > "$work/test3.svm"
 "$kboost" train --data "$work/train3.svm" --format libsvm --objective multi:softprob --num_class 3 --num-round 5 \
   --quiet --model-out "$work/multi.json" >/dev/null
 # dense CSV of the held-out rows: 127 columns (LibSVM indices as column ids, as kboost reads them)
-python3 - "$test" "$work/x.csv" <<'PY'
-import sys
-rows = []
-for line in open(sys.argv[1]):
-    cells = ["nan"] * 127
-    for tok in line.split()[1:]:
-        i, v = tok.split(":")
-        cells[int(i)] = v
-    rows.append(",".join(cells))
-open(sys.argv[2], "w").write("\n".join(rows) + "\n")
-PY
+python3 "$here/libsvm_to_csv.py" "$test" "$work/x.csv"
 n_rows=$(wc -l < "$work/x.csv")
 for m in binary multi; do
   "$kboost" predict --model "$work/$m.json" --data "$test" --format libsvm --out "$work/$m.ref.csv" >/dev/null

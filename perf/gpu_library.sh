@@ -55,17 +55,7 @@ if [ "$mode" = bundle ]; then
     "$host_kboost" predict --model "$ref/$m.json" --data "$agaricus/agaricus.txt.test" --format libsvm \
       --out "$ref/$m.ref.csv" >/dev/null
   done
-  python3 - "$agaricus/agaricus.txt.test" "$ref/x.csv" <<'PY'
-import sys
-rows = []
-for line in open(sys.argv[1]):
-    cells = ["nan"] * 127
-    for tok in line.split()[1:]:
-        i, v = tok.split(":")
-        cells[int(i)] = v
-    rows.append(",".join(cells))
-open(sys.argv[2], "w").write("\n".join(rows) + "\n")
-PY
+  python3 "$repo/examples/libsvm_to_csv.py" "$agaricus/agaricus.txt.test" "$ref/x.csv"
   cp "$repo/examples/same_bits.py" "$ref/"
   [ -n "${KBOOST_BENCH_MODEL:-}" ] && cp "$KBOOST_BENCH_MODEL" "$ref/bench_model.json"
   du -sh "$bundle"
