@@ -14,6 +14,7 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -78,11 +79,12 @@ class BasicBooster {
   /// after which the pipeline is device-resident as always. The model equals train() on a
   /// HostDMatrix of the same values, byte for byte.
   /// \throws std::runtime_error as train(), or when labels/weights do not have X's rows.
-  template <class XView, class LabelView>
+  template <class XView, class LabelView,
+            std::enable_if_t<Kokkos::is_view<XView>::value && Kokkos::is_view<LabelView>::value, int> = 0>
   void train(TrainParams const& p, XView const& X, LabelView const& labels, LabelView const& weights = {},
              std::ostream* log = nullptr) {
-    static_assert(Kokkos::is_view<XView>::value && XView::rank == 2, "X must be a rows x features View");
-    static_assert(Kokkos::is_view<LabelView>::value && LabelView::rank == 1, "labels must be a rows View");
+    static_assert(XView::rank == 2, "X must be a rows x features View");
+    static_assert(LabelView::rank == 1, "labels must be a rows View");
     if (labels.extent(0) != X.extent(0) || (weights.extent(0) != 0 && weights.extent(0) != X.extent(0)))
       throw std::runtime_error("train: labels and weights must have " + std::to_string(X.extent(0)) + " rows");
     HostDMatrix d;
