@@ -4,6 +4,8 @@
 /// Everything else in kboost uses Kokkos API that is identical in both.
 #include <Kokkos_Core.hpp>
 
+#include <cstdlib>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 
@@ -13,9 +15,27 @@ namespace kboost::compat {
 template <class View>
 using host_mirror_t = typename View::HostMirror;
 
+/// Most host threads kboost lets Kokkos start: Kokkos 3.4's OpenMP backend holds per-thread state
+/// in fixed arrays of OpenMPExec::MAX_THREAD_COUNT = 512 entries (Kokkos_OpenMP_Exec.hpp) and
+/// crashes beyond them; 4.x has no such array.
+inline int max_host_threads() {
+#if KOKKOS_VERSION < 40000 && defined(KOKKOS_ENABLE_OPENMP)
+  return 512;
+#else
+  return 1 << 20;
+#endif
+}
+
 /// Initialise Kokkos with an explicit OpenMP/Threads thread count (`num_threads` <= 0: the
 /// backend's default, i.e. OMP_NUM_THREADS). 3.4 takes InitArguments, 4.x InitializationSettings.
+/// \throws std::runtime_error when the count asked for (or OMP_NUM_THREADS' first value) is above
+/// max_host_threads(), before Kokkos starts.
 inline void initialize(int num_threads) {
+  char const* env = std::getenv("OMP_NUM_THREADS");
+  long const asked = num_threads > 0 ? num_threads : (env ? std::strtol(env, nullptr, 10) : 0);
+  if (asked > max_host_threads())
+    throw std::runtime_error((num_threads > 0 ? "--threads " : "OMP_NUM_THREADS=") + std::to_string(asked) +
+                             ": at most " + std::to_string(max_host_threads()) + " host threads with this Kokkos");
 #if KOKKOS_VERSION >= 40000
   Kokkos::InitializationSettings s;
   if (num_threads > 0) s.set_num_threads(num_threads);

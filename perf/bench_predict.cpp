@@ -60,7 +60,7 @@ int main(int argc, char** argv) {
       rows = std::min(rows, total_rows);
       auto Xsub = Kokkos::subview(Xh, std::make_pair<std::size_t, std::size_t>(0, std::size_t(rows)), Kokkos::ALL());
       Kokkos::View<float**, Kokkos::LayoutRight, mem> X("X", rows, nf);
-      Kokkos::View<float**, Kokkos::LayoutRight, mem> out("out", rows, 1);
+      Kokkos::View<float**, Kokkos::LayoutRight, mem> out("out", rows, static_cast<std::size_t>(predictor.output_columns({})));
       auto out_h = Kokkos::create_mirror_view(out);
       int calls = rows >= 1000000 ? std::max(3, repeats / 100) : rows >= 10000 ? std::max(10, repeats / 10) : repeats;
       std::vector<double> h2d, kern, d2h;

@@ -102,7 +102,7 @@ const char* kboost_last_error(void) { return last_error.c_str(); }
 int kboost_initialize(void) {
   return guarded("kboost_initialize", [] {
     if (kboost::compat::is_initialized()) return;
-    Kokkos::initialize();
+    kboost::compat::initialize(0);  // the backend's defaults (OMP_NUM_THREADS), Kokkos' warnings off
     kboost_initialized_kokkos = true;
   });
 }

@@ -1,0 +1,30 @@
+// The CLI's top level: --version, and host thread counts the Kokkos in use cannot start (Kokkos
+// 3.4's OpenMP backend crashes above 512 threads) refused with a message before Kokkos starts.
+#include <catch2/catch_test_macros.hpp>
+#include <catch2/matchers/catch_matchers_string.hpp>
+
+#include <string>
+
+#include <kboost/core/compat.hpp>
+#include <kboost/core/version.hpp>
+#include "tests/test_util.hpp"
+
+TEST_CASE("cli " TEST_BACKEND ": --version and host thread limits", "[cli]") {
+  using Catch::Matchers::ContainsSubstring;
+  auto const dir = kboost::test::temp_dir("cli_basics");
+  std::string out;
+  REQUIRE(kboost::test::run_cli(dir, "--version", out) == 0);
+  CHECK_THAT(out, ContainsSubstring(std::string("kboost ") + kboost::version()));
+  int const limit = kboost::compat::max_host_threads();
+  if (limit < (1 << 20)) {
+    std::string const data = kboost::test::write_file(dir, "d.csv", "y,a\n0,1\n1,2\n");
+    CHECK(kboost::test::run_cli(dir, "--threads " + std::to_string(limit + 1) + " info --data " + data, out) != 0);
+    CHECK_THAT(out, ContainsSubstring(std::to_string(limit)));
+    CHECK(kboost::test::run_cli(dir, "info --data " + data, out) == 0);
+    int const rc = std::system(("OMP_NUM_THREADS=" + std::to_string(limit + 1) + " " + KBOOST_CLI + " info --data " +
+                                data + " > " + (dir / "omp.txt").string() + " 2>&1")
+                                   .c_str());
+    CHECK(rc != 0);
+    CHECK_THAT(kboost::test::read_file((dir / "omp.txt").string()), ContainsSubstring("OMP_NUM_THREADS"));
+  }
+}
