@@ -1,7 +1,7 @@
 #pragma once
 /// \file transfers.hpp
-/// Counts the host-device copies that training makes (issue 5: host-device round trips per tree
-/// level in the phase log). Every copy between a host and a device memory space in the training
+/// Counts the host-device copies that training makes, so the phase log reports the round trips per
+/// tree level. Every copy between a host and a device memory space in the training
 /// path goes through counted_deep_copy / counted_to_host; copies inside one memory space (every
 /// copy on the Serial and OpenMP backends) cost nothing and are not counted.
 #include <Kokkos_Core.hpp>
