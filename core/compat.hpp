@@ -56,11 +56,12 @@ inline bool is_initialized() {
 
 /// Whether the calling thread may launch a kernel on `space`. Kokkos 3.4's OpenMP backend accepts
 /// launches only from the thread that initialised it and not from inside an OpenMP parallel region
-/// (OpenMP::in_parallel); 4.x accepts any thread outside a parallel region. Other spaces: always.
+/// (OpenMP::in_parallel); 4.x accepts any thread (OpenMP::in_parallel is deprecated there). Other
+/// spaces: always.
 template <class ExecutionSpace>
 bool can_launch_here(ExecutionSpace const& space) {
   (void)space;
-#ifdef KOKKOS_ENABLE_OPENMP
+#if defined(KOKKOS_ENABLE_OPENMP) && KOKKOS_VERSION < 40000
   if constexpr (std::is_same<ExecutionSpace, Kokkos::OpenMP>::value) return !Kokkos::OpenMP::in_parallel();
 #endif
   return true;
