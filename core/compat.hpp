@@ -123,6 +123,17 @@ using Kokkos::Experimental::sqrt;
 #endif
 }  // namespace math
 
+/// Hint that `p` will be read soon (host compilers only; a no-op in device code). Host histogram and
+/// partition loops walk a node's rows in increasing but irregular order, which the hardware
+/// prefetchers do not follow.
+KOKKOS_INLINE_FUNCTION void prefetch(void const* p) {
+#if defined(__GNUC__) && !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
+  __builtin_prefetch(p);
+#else
+  (void)p;
+#endif
+}
+
 #ifdef KOKKOS_ENABLE_HIP
 /// HIP spaces: Kokkos::Experimental:: in 3.4, Kokkos:: from 4.0 on (the old names are deprecated).
 #if KOKKOS_VERSION >= 40000

@@ -122,6 +122,14 @@ class BasicBooster {
   EvalRound evaluate(TrainParams const& p, ObjectiveKind kind, std::vector<std::string> const& metrics,
                      std::vector<std::pair<std::string, HostDMatrix>> const& evals,
                      std::vector<matrix> const& margins) const;
+  /// The boosting rounds of train() on the fit's bin codes (BinT: the code width).
+  template <class BinT, class InitMargin>
+  void fit_rounds(TrainParams const& p, HostDMatrix const& dtrain,
+                  std::vector<std::pair<std::string, HostDMatrix>> const& evals, std::ostream* log,
+                  ObjectiveParams const& obj, ObjectiveKind kind, int n_groups, HistogramCuts<memory_space> const& cuts,
+                  Kokkos::View<const BinT**, Kokkos::LayoutRight, memory_space> bins, matrix margin,
+                  Kokkos::View<const float*, memory_space> label, Kokkos::View<const float*, memory_space> weight,
+                  InitMargin const& init_margin);
 
   ExecutionSpace space_;
   Model model_;
@@ -188,9 +196,14 @@ void BasicBooster<ExecutionSpace>::train(TrainParams const& p, HostDMatrix const
   std::size_t const rows = dtrain.n_rows;
 
   // ---- data on the device
-  auto const hX = densify(Kokkos::DefaultHostExecutionSpace(), dtrain);  // host rows × features (the sketch reads it)
-  matrix X(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::train::X"), hX.extent(0), hX.extent(1));
-  counted_deep_copy(X, hX);
+  auto hX = densify(Kokkos::DefaultHostExecutionSpace(), dtrain);  // host rows × features (the sketch reads it)
+  matrix X;
+  if constexpr (std::is_same_v<matrix, decltype(hX)>) {
+    X = hX;  // host memory space: the densified rows are the training matrix
+  } else {
+    X = matrix(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::train::X"), hX.extent(0), hX.extent(1));
+    counted_deep_copy(X, hX);
+  }
   auto label = counted_copy_to<Mem>(dtrain.label);
   auto weight = counted_copy_to<Mem>(dtrain.weight);
 
@@ -222,33 +235,6 @@ void BasicBooster<ExecutionSpace>::train(TrainParams const& p, HostDMatrix const
     PhaseTimer t(times_.cuts);
     cuts = sketch_cuts_from_host<Mem>(space_, hX, dtrain.weight, p.max_bin);
   }
-  Kokkos::View<std::int32_t**, Kokkos::LayoutRight, Mem> bins;
-  {
-    PhaseTimer t(times_.binning);
-    bins = bin_matrix(space_, Kokkos::View<const float**, Kokkos::LayoutRight, Mem>(X), cuts);
-  }
-  GrowParams gp = grow_params(p);
-  hist_tuning_ = HistTuneResult{};
-  if (p.hist_tune) {  // tile/global histogram choice: measured once per shape and device, never changes bits
-    PhaseTimer t(times_.tune);
-    hist_tuning_ = tuned_hist_choice<ExecutionSpace, Mem>(space_, bins, cuts);
-    if (hist_tuning_.source != HistTuneResult::Source::kDefault) {
-      gp.min_shared = hist_tuning_.min_shared;
-      gp.tile_rows = hist_tuning_.tile_rows;
-    }
-    if (log && p.verbosity >= 2) *log << hist_tuning_.describe() << "\n";
-  }
-  TreeGrower<ExecutionSpace, Mem> grower(bins, cuts, gp);
-
-  // ---- eval sets
-  std::vector<matrix> eval_X, eval_margin;
-  for (auto const& e : evals) {
-    eval_X.push_back(upload_dense(e.second));
-    eval_margin.push_back(init_margin(e.second.n_rows));
-  }
-  std::vector<std::string> metrics = p.eval_metric;
-  if (metrics.empty()) metrics.push_back(default_metric(obj.name, obj.tweedie_variance_power));
-
   // ---- model header
   model_ = Model{};
   model_.objective = obj.name;
@@ -260,6 +246,61 @@ void BasicBooster<ExecutionSpace>::train(TrainParams const& p, HostDMatrix const
   if (!model_.feature_names.empty()) model_.feature_types.assign(model_.feature_names.size(), "q");
   model_.objective_config = objective_config(p, obj);
   model_.iteration_indptr.push_back(0);
+
+  hX = decltype(hX)();  // the float matrices are not needed once binned
+  auto const h_ptrs = [&] {
+    auto h = counted_to_host(cuts.ptrs);
+    return std::vector<std::uint32_t>(h.data(), h.data() + h.extent(0));
+  }();
+  auto const code = [&](auto width) {  // width: a BinT value (std::uint8_t or std::uint16_t)
+    PhaseTimer t(times_.binning);
+    auto codes = bin_codes<decltype(width)>(space_, Kokkos::View<const float**, Kokkos::LayoutRight, Mem>(X), cuts, h_ptrs);
+    X = matrix();
+    return Kokkos::View<const decltype(width)**, Kokkos::LayoutRight, Mem>(codes);
+  };
+  if (bin_code_bytes(h_ptrs) == 1)
+    fit_rounds(p, dtrain, evals, log, obj, kind, n_groups, cuts, code(std::uint8_t{}), margin, label, weight, init_margin);
+  else
+    fit_rounds(p, dtrain, evals, log, obj, kind, n_groups, cuts, code(std::uint16_t{}), margin, label, weight, init_margin);
+  TransferCount const fit_copies1 = transfer_count();
+  times_.fit_copies = TransferCount{fit_copies1.uploads - fit_copies0.uploads, fit_copies1.downloads - fit_copies0.downloads};
+  if (log && p.verbosity >= 1) *log << times_.summary();
+}
+
+template <class ExecutionSpace>
+template <class BinT, class InitMargin>
+void BasicBooster<ExecutionSpace>::fit_rounds(TrainParams const& p, HostDMatrix const& dtrain,
+                                              std::vector<std::pair<std::string, HostDMatrix>> const& evals,
+                                              std::ostream* log, ObjectiveParams const& obj, ObjectiveKind kind,
+                                              int n_groups, HistogramCuts<memory_space> const& cuts,
+                                              Kokkos::View<const BinT**, Kokkos::LayoutRight, memory_space> bins,
+                                              matrix margin, Kokkos::View<const float*, memory_space> label,
+                                              Kokkos::View<const float*, memory_space> weight,
+                                              InitMargin const& init_margin) {
+  using Mem = memory_space;
+  std::size_t const rows = dtrain.n_rows;
+  GrowParams gp = grow_params(p);
+  hist_tuning_ = HistTuneResult{};
+  if (p.hist_tune) {  // tile/global histogram choice: measured once per shape and device, never changes bits
+    PhaseTimer t(times_.tune);
+    hist_tuning_ = tuned_hist_choice<ExecutionSpace, Mem>(space_, bins, cuts);
+    if (hist_tuning_.source != HistTuneResult::Source::kDefault) {
+      gp.min_shared = hist_tuning_.min_shared;
+      gp.tile_rows = hist_tuning_.tile_rows;
+    }
+    if (log && p.verbosity >= 2) *log << hist_tuning_.describe() << "\n";
+  }
+  TreeGrower<ExecutionSpace, Mem, BinT> grower(bins, cuts, gp);
+
+  // ---- eval sets
+  std::vector<matrix> eval_X, eval_margin;
+  for (auto const& e : evals) {
+    eval_X.push_back(upload_dense(e.second));
+    eval_margin.push_back(init_margin(e.second.n_rows));
+  }
+  std::vector<std::string> metrics = p.eval_metric;
+  if (metrics.empty()) metrics.push_back(default_metric(obj.name, obj.tweedie_variance_power));
+
 
   Kokkos::View<GradientPair**, Kokkos::LayoutRight, Mem> gpair(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::train::gpair"), n_groups, rows);
@@ -323,9 +364,6 @@ void BasicBooster<ExecutionSpace>::train(TrainParams const& p, HostDMatrix const
       }
     }
   }
-  TransferCount const fit_copies1 = transfer_count();
-  times_.fit_copies = TransferCount{fit_copies1.uploads - fit_copies0.uploads, fit_copies1.downloads - fit_copies0.downloads};
-  if (log && p.verbosity >= 1) *log << times_.summary();
 }
 
 }  // namespace kboost

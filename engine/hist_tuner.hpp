@@ -131,15 +131,15 @@ inline double median(std::vector<double> v) {
 
 }  // namespace detail
 
-/// Measures the tile-vs-global choice on `bins` (rows × features global bins, −1 missing) with cut
+/// Measures the tile-vs-global choice on `bins` (rows × features codes, kernels/binning.hpp) with cut
 /// pointers `ptrs` (features + 1, host). Nothing is stored. A fit whose features do not fit the tile
-/// (one feature wider than HistogramBuilder::kTileBins) gets min_shared = kHistNeverTile at no cost.
-template <class ExecutionSpace, class Mem>
+/// (one feature wider than HistogramBuilder::kTileBins slots) gets min_shared = kHistNeverTile at no cost.
+template <class ExecutionSpace, class Mem, class BinT>
 HistTuneResult measure_hist_tiles(ExecutionSpace const& space,
-                                  Kokkos::View<const std::int32_t**, Kokkos::LayoutRight, Mem> bins,
+                                  Kokkos::View<const BinT**, Kokkos::LayoutRight, Mem> bins,
                                   std::vector<std::uint32_t> const& ptrs, HistTuneOptions const& o = {}) {
   compat::ScopedRegion region("kboost::tune::hist");
-  using Builder = HistogramBuilder<ExecutionSpace, Mem>;
+  using Builder = HistogramBuilder<ExecutionSpace, Mem, BinT>;
   using clock = std::chrono::steady_clock;
   auto const start = clock::now();
   std::int64_t const n = static_cast<std::int64_t>(bins.extent(0));
@@ -241,9 +241,9 @@ HistTuneResult measure_hist_tiles(ExecutionSpace const& space,
 /// build, else measured (measure_hist_tiles) and stored. Fits with fewer than o.min_rows rows get
 /// Source::kDefault (keep the grower's defaults; nothing measured or stored). `store` null: the
 /// default store of this device (TuneStore::default_dir()).
-template <class ExecutionSpace, class Mem>
+template <class ExecutionSpace, class Mem, class BinT>
 HistTuneResult tuned_hist_choice(ExecutionSpace const& space,
-                                 Kokkos::View<const std::int32_t**, Kokkos::LayoutRight, Mem> bins,
+                                 Kokkos::View<const BinT**, Kokkos::LayoutRight, Mem> bins,
                                  std::vector<std::uint32_t> const& ptrs, HistTuneOptions const& o = {},
                                  TuneStore* store = nullptr) {
   HistTuneResult r;
@@ -251,7 +251,7 @@ HistTuneResult tuned_hist_choice(ExecutionSpace const& space,
   if (n < o.min_rows || n == 0) return r;
   TuneStore local(tune_device_key(space), store ? std::string() : TuneStore::default_dir());
   TuneStore& s = store ? *store : local;
-  int const groups = HistogramBuilder<ExecutionSpace, Mem>(ptrs, kHistNeverTile, 4096).n_groups();
+  int const groups = HistogramBuilder<ExecutionSpace, Mem, BinT>(ptrs, kHistNeverTile, 4096).n_groups();
   std::string const key = hist_tune_key(groups, n);
   auto const tile = s.get(key);
   auto const min = s.get(key + ".min");
@@ -271,9 +271,9 @@ HistTuneResult tuned_hist_choice(ExecutionSpace const& space,
 }
 
 /// As above with the fit's cuts (their pointers are copied to the host).
-template <class ExecutionSpace, class Mem>
+template <class ExecutionSpace, class Mem, class BinT>
 HistTuneResult tuned_hist_choice(ExecutionSpace const& space,
-                                 Kokkos::View<const std::int32_t**, Kokkos::LayoutRight, Mem> bins,
+                                 Kokkos::View<const BinT**, Kokkos::LayoutRight, Mem> bins,
                                  HistogramCuts<Mem> const& cuts, HistTuneOptions const& o = {},
                                  TuneStore* store = nullptr) {
   auto h = counted_to_host(cuts.ptrs);

@@ -9,7 +9,12 @@
 
 #include <kboost/core/compat.hpp>
 
+#include <algorithm>
 #include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <vector>
 
 namespace kboost {
 
@@ -30,6 +35,59 @@ KOKKOS_INLINE_FUNCTION std::int32_t search_bin(PtrView const& ptrs, ValView cons
   base += (values(base) <= v) ? 1u : 0u;
   if (base == end) --base;
   return static_cast<std::int32_t>(base);
+}
+
+/// Bytes per bin code the training matrix needs under cuts with pointers `ptrs` (features + 1):
+/// 1 when every feature's bins plus its missing code fit 256 values, else 2 (ELLPACK-like, as
+/// upstream's compressed matrix, src/data/ellpack_page.cuh, which packs symbols to the bit).
+/// Throws std::runtime_error when a feature has more than 65,535 bins (max_bin is capped there).
+inline int bin_code_bytes(std::vector<std::uint32_t> const& ptrs) {
+  std::uint32_t widest = 0;
+  for (std::size_t f = 0; f + 1 < ptrs.size(); ++f) widest = std::max(widest, ptrs[f + 1] - ptrs[f]);
+  if (widest > 65535)
+    throw std::runtime_error("a feature has " + std::to_string(widest) +
+                             " histogram bins; kboost stores at most 65,535 per feature (lower max_bin)");
+  return widest + 1 <= 256 ? 1 : 2;
+}
+
+/// Compressed bin matrix (rows × features) of X (rows × features, NaN = missing): feature f's code
+/// is its LOCAL bin (global bin − ptrs[f], in [0, n_f) with n_f = ptrs[f+1] − ptrs[f]), and n_f
+/// for a missing value. BinT: std::uint8_t or std::uint16_t (bin_code_bytes). Throws
+/// std::runtime_error when X's feature count differs from the cuts' or a feature's n_f does not
+/// fit BinT.
+template <class BinT, class ExecutionSpace, class Mem>
+Kokkos::View<BinT**, Kokkos::LayoutRight, Mem> bin_codes(ExecutionSpace const& space,
+                                                         Kokkos::View<const float**, Kokkos::LayoutRight, Mem> X,
+                                                         HistogramCuts<Mem> const& cuts,
+                                                         std::vector<std::uint32_t> const& host_ptrs) {
+  static_assert(std::is_same_v<BinT, std::uint8_t> || std::is_same_v<BinT, std::uint16_t>, "8- or 16-bit codes");
+  if (X.extent(1) != cuts.n_features())
+    throw std::runtime_error("bin_codes: X has " + std::to_string(X.extent(1)) + " features, cuts have " +
+                             std::to_string(cuts.n_features()));
+  if (bin_code_bytes(host_ptrs) > static_cast<int>(sizeof(BinT)))
+    throw std::runtime_error("bin_codes: a feature's bins do not fit " + std::to_string(8 * sizeof(BinT)) + "-bit codes");
+  compat::ScopedRegion region("kboost::binning::bin_codes");
+  std::size_t const rows = X.extent(0), features = X.extent(1);
+  Kokkos::View<BinT**, Kokkos::LayoutRight, Mem> codes(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::binning::codes"), rows, features);
+  auto ptrs = cuts.ptrs;
+  auto values = cuts.values;
+  auto code = KOKKOS_LAMBDA(std::size_t i, std::size_t f) {
+    std::int32_t const b = search_bin(ptrs, values, f, X(i, f));
+    codes(i, f) = static_cast<BinT>(b < 0 ? ptrs(f + 1) - ptrs(f) : static_cast<std::uint32_t>(b) - ptrs(f));
+  };
+  if constexpr (Kokkos::SpaceAccessibility<ExecutionSpace, Kokkos::HostSpace>::accessible) {
+    Kokkos::parallel_for("kboost::binning::code_rows",
+                         Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::size_t>>(space, 0, rows),
+                         KOKKOS_LAMBDA(std::size_t i) {
+                           for (std::size_t f = 0; f < features; ++f) code(i, f);
+                         });
+  } else {
+    Kokkos::parallel_for("kboost::binning::code_cells",
+                         Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::size_t>>(space, 0, rows * features),
+                         KOKKOS_LAMBDA(std::size_t idx) { code(idx / features, idx % features); });
+  }
+  return codes;
 }
 
 /// Bin matrix (rows × features) of X (rows × features, NaN = missing) under `cuts`: global bin

@@ -1,6 +1,7 @@
 #pragma once
 /// \file histogram.hpp
-/// Integer gradient histograms per node × bin (bins are global: feature f owns [ptrs[f], ptrs[f+1])),
+/// Integer gradient histograms per node × global bin (feature f owns [ptrs[f], ptrs[f+1])) from
+/// compressed bin codes,
 /// as upstream's GPU hist (src/tree/gpu_hist/histogram.cu SharedMemHistKernel, BuildGradientHistogram,
 /// SubtractHist). Sums are int64 fixed point (kernels/quantiser.hpp), so the atomic order cannot change
 /// a bit: results are identical on every backend, thread count and kernel choice.
@@ -11,6 +12,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include <kboost/core/compat.hpp>
@@ -35,54 +37,51 @@ struct HistSubtraction {
   std::int32_t parent = 0, built = 0, sibling = 0;
 };
 
-/// Builds node histograms. Construction precomputes feature groups of at most kTileBins bins
-/// (contiguous features); a feature wider than that disables the tile kernel.
-template <class ExecutionSpace, class Mem>
+/// Builds node histograms from compressed bin codes (kernels/binning.hpp bin_codes: feature f's
+/// code is its local bin, n_f = ptrs[f+1] − ptrs[f] for missing). BinT: std::uint8_t or
+/// std::uint16_t. The tile kernel's team-local histogram gives feature f the n_f + 1 slots
+/// [ptrs[f] + f, ptrs[f+1] + f + 1) of "slot space", the last one collecting missing values, so the
+/// row loop has no branch; the flush maps slots back to global bins (slot_bin_) and drops the
+/// missing slot. Construction precomputes feature groups of at most kTileBins slots (contiguous
+/// features); a feature wider than that disables the tile kernel.
+template <class ExecutionSpace, class Mem, class BinT>
 class HistogramBuilder {
  public:
-  /// Bins of one tile's team-local histogram: 32 KiB of shared memory per team on GPUs; 128 KiB on
-  /// host backends, where a team is one core and its L2 holds the tile, so that 30 features × 256
-  /// bins fit one group and each row is read once per tile instead of once per group.
+  /// Slots of one tile's team-local histogram: 32 KiB of shared memory per team on GPUs; 128 KiB on
+  /// host backends, where a team is one core and its L2 holds the tile, so that 28 features × 257
+  /// slots fit one group and each row is read once per tile instead of once per group.
   static constexpr std::uint32_t kTileBins =
       Kokkos::SpaceAccessibility<ExecutionSpace, Kokkos::HostSpace>::accessible ? 8192 : 2048;
   using hist_view = Kokkos::View<GradientPairInt64**, Kokkos::LayoutRight, Mem>;
-  using bins_view = Kokkos::View<const std::int32_t**, Kokkos::LayoutRight, Mem>;
+  using bins_view = Kokkos::View<const BinT**, Kokkos::LayoutRight, Mem>;
 
   /// ptrs: host copy of the cut pointers (features + 1). min_shared: smallest node (rows) that uses
   /// the tile kernel (≤ 0: all nodes). tile_rows: rows per tile.
   HistogramBuilder(std::vector<std::uint32_t> const& ptrs, std::int64_t min_shared, std::int32_t tile_rows)
       : min_shared_(min_shared), tile_rows_(tile_rows > 0 ? tile_rows : 4096) {
-    std::vector<std::int32_t> gf{0};
-    std::vector<std::uint32_t> gb{ptrs.empty() ? 0u : ptrs[0]};
     int const nf = static_cast<int>(ptrs.size()) - 1;
+    auto const slot = [&](int f) { return ptrs[f] + static_cast<std::uint32_t>(f); };  // first slot of f
+    std::vector<std::int32_t> gf{0};
     for (int f = 0; f < nf; ++f) {
-      std::uint32_t const w = ptrs[f + 1] - ptrs[f];
-      if (w > kTileBins) tile_ok_ = false;
-      if (ptrs[f + 1] - gb.back() > kTileBins && f > gf.back()) {
-        gf.push_back(f);
-        gb.push_back(ptrs[f]);
-      }
+      if (slot(f + 1) - slot(f) > kTileBins) tile_ok_ = false;
+      if (slot(f + 1) - slot(gf.back()) > kTileBins && f > gf.back()) gf.push_back(f);
+      max_group_features_ = std::max(max_group_features_, f + 1 - gf.back());
     }
-    gf.push_back(nf);
-    gb.push_back(ptrs.empty() ? 0u : ptrs.back());
+    gf.push_back(std::max(nf, 0));
     n_groups_ = static_cast<int>(gf.size()) - 1;
-    group_feature_ = Kokkos::View<std::int32_t*, Mem>("kboost::hist::group_feature", gf.size());
-    group_bin_ = Kokkos::View<std::uint32_t*, Mem>("kboost::hist::group_bin", gb.size());
-    auto hf = Kokkos::create_mirror_view(group_feature_);
-    auto hb = Kokkos::create_mirror_view(group_bin_);
-    for (std::size_t i = 0; i < gf.size(); ++i) {
-      hf(i) = gf[i];
-      hb(i) = gb[i];
-    }
-    counted_deep_copy(group_feature_, hf);
-    counted_deep_copy(group_bin_, hb);
+    std::vector<std::int32_t> sb(nf > 0 ? slot(nf) : 0, -1);
+    for (int f = 0; f < nf; ++f)
+      for (std::uint32_t c = 0; c < ptrs[f + 1] - ptrs[f]; ++c) sb[slot(f) + c] = static_cast<std::int32_t>(ptrs[f] + c);
+    group_feature_ = to_device<std::int32_t>("kboost::hist::group_feature", gf);
+    slot_bin_ = to_device<std::int32_t>("kboost::hist::slot_bin", sb);
+    ptrs_ = to_device<std::uint32_t>("kboost::hist::ptrs", ptrs);
   }
 
   bool tile_enabled() const { return tile_ok_; }
   int n_groups() const { return n_groups_; }
 
   /// Zero and build hist(slot, ·) for every node in `nodes` from the quantised gradients of the rows
-  /// ridx[begin, end). bins: rows × features global bin (−1 missing); gpair: rows.
+  /// ridx[begin, end). bins: rows × features codes; gpair: rows.
   void build(ExecutionSpace const& space, bins_view bins, Kokkos::View<const std::int32_t*, Mem> ridx,
              Kokkos::View<const GradientPairInt64*, Mem> gpair, std::vector<HistNode> const& nodes,
              hist_view hist) {
@@ -121,6 +120,15 @@ class HistogramBuilder {
     return buf;
   }
 
+  template <class T>
+  static Kokkos::View<T*, Mem> to_device(char const* label, std::vector<T> const& v) {
+    Kokkos::View<T*, Mem> d(std::string(label), v.size());
+    auto h = Kokkos::create_mirror_view(d);
+    for (std::size_t i = 0; i < v.size(); ++i) h(i) = v[i];
+    counted_deep_copy(d, h);
+    return d;
+  }
+
   void zero(ExecutionSpace const& space, std::vector<HistNode> const& nodes, hist_view hist) {
     auto d = upload(zero_, nodes);
     std::size_t const nb = hist.extent(1);
@@ -144,6 +152,7 @@ class HistogramBuilder {
     auto d = upload(global_, cat);
     int const nn = static_cast<int>(cat.size());
     int const nf = static_cast<int>(bins.extent(1));
+    auto ptrs = ptrs_;
     Kokkos::parallel_for(
         "kboost::hist::build_global", Kokkos::RangePolicy<ExecutionSpace>(space, 0, total),
         KOKKOS_LAMBDA(std::int64_t i) {
@@ -157,10 +166,10 @@ class HistogramBuilder {
           GradientPairInt64 const g = gpair(row);
           if (g.grad == 0 && g.hess == 0) return;
           for (int f = 0; f < nf; ++f) {
-            std::int32_t const b = bins(row, f);
-            if (b < 0) continue;
-            Kokkos::atomic_add(&hist(n.slot, b).grad, g.grad);
-            Kokkos::atomic_add(&hist(n.slot, b).hess, g.hess);
+            std::uint32_t const p0 = ptrs(f), code = bins(row, f);
+            if (code == ptrs(f + 1) - p0) continue;  // missing
+            Kokkos::atomic_add(&hist(n.slot, p0 + code).grad, g.grad);
+            Kokkos::atomic_add(&hist(n.slot, p0 + code).hess, g.hess);
           }
         });
   }
@@ -187,45 +196,66 @@ class HistogramBuilder {
     if (tiles.empty()) return;
     auto d = upload(tiles_, tiles);
     auto gfeat = group_feature_;
-    auto gbin = group_bin_;
+    auto slot_bin = slot_bin_;
+    auto ptrs = ptrs_;
     using policy = Kokkos::TeamPolicy<ExecutionSpace>;
     using scratch = Kokkos::View<GradientPairInt64*, typename ExecutionSpace::scratch_memory_space,
                                  Kokkos::MemoryUnmanaged>;
+    using offsets = Kokkos::View<std::uint32_t*, typename ExecutionSpace::scratch_memory_space,
+                                 Kokkos::MemoryUnmanaged>;
     std::uint32_t const cap = kTileBins;
-    std::size_t const bytes = scratch::shmem_size(cap);
+    int const max_features = max_group_features_;
+    std::size_t const bytes = scratch::shmem_size(cap) + offsets::shmem_size(max_features);
     Kokkos::parallel_for(
         "kboost::hist::build_tile",
         policy(space, static_cast<int>(tiles.size()), Kokkos::AUTO).set_scratch_size(0, Kokkos::PerTeam(bytes)),
         KOKKOS_LAMBDA(typename policy::member_type const& m) {
           HistTile const t = d(m.league_rank());
-          std::int32_t const f0 = gfeat(t.group), f1 = gfeat(t.group + 1);
-          std::uint32_t const b0 = gbin(t.group), nb = gbin(t.group + 1) - b0;
+          std::int32_t const f0 = gfeat(t.group), f1 = gfeat(t.group + 1), nfg = f1 - f0;
+          std::uint32_t const s0 = ptrs(f0) + f0, ns = ptrs(f1) + f1 - s0;  // the group's slots
           scratch local(m.team_scratch(0), cap);
-          Kokkos::parallel_for(Kokkos::TeamThreadRange(m, nb),
-                               [&](std::uint32_t j) { local(j) = GradientPairInt64{}; });
+          offsets off(m.team_scratch(0), max_features);  // feature f0 + k's first slot in `local`
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(m, ns), [&](std::uint32_t j) { local(j) = GradientPairInt64{}; });
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(m, nfg), [&](std::int32_t k) { off(k) = ptrs(f0 + k) + f0 + k - s0; });
           m.team_barrier();
-          bool const alone = m.team_size() == 1;  // host backends: a team of one needs no atomics
-          Kokkos::parallel_for(Kokkos::TeamThreadRange(m, t.end - t.begin), [&](std::int32_t j) {
-            std::int32_t const row = ridx(t.begin + j);
-            GradientPairInt64 const g = gpair(row);
-            if (g.grad == 0 && g.hess == 0) return;
-            for (std::int32_t f = f0; f < f1; ++f) {
-              std::int32_t const b = bins(row, f);
-              if (b < 0) continue;
-              if (alone) {
-                local(b - b0).grad += g.grad;
-                local(b - b0).hess += g.hess;
-              } else {
-                Kokkos::atomic_add(&local(b - b0).grad, g.grad);
-                Kokkos::atomic_add(&local(b - b0).hess, g.hess);
+          if (m.team_size() == 1) {  // host backends: a team is one core; no atomics, prefetch ahead
+            constexpr std::int32_t kAhead = 16;
+            std::int32_t const rows = t.end - t.begin;
+            for (std::int32_t j = 0; j < rows; ++j) {
+              if (j + kAhead < rows) {
+                std::int32_t const ahead = ridx(t.begin + j + kAhead);
+                compat::prefetch(&bins(ahead, f0));
+                compat::prefetch(&gpair(ahead));
+              }
+              std::int32_t const row = ridx(t.begin + j);
+              GradientPairInt64 const g = gpair(row);
+              if (g.grad == 0 && g.hess == 0) continue;
+              BinT const* codes = &bins(row, f0);
+              for (std::int32_t k = 0; k < nfg; ++k) {
+                GradientPairInt64& h = local(off(k) + codes[k]);
+                h.grad += g.grad;
+                h.hess += g.hess;
               }
             }
-          });
+          } else {
+            Kokkos::parallel_for(Kokkos::TeamThreadRange(m, t.end - t.begin), [&](std::int32_t j) {
+              std::int32_t const row = ridx(t.begin + j);
+              GradientPairInt64 const g = gpair(row);
+              if (g.grad == 0 && g.hess == 0) return;
+              for (std::int32_t k = 0; k < nfg; ++k) {
+                std::uint32_t const s = off(k) + bins(row, f0 + k);
+                Kokkos::atomic_add(&local(s).grad, g.grad);
+                Kokkos::atomic_add(&local(s).hess, g.hess);
+              }
+            });
+          }
           m.team_barrier();
-          Kokkos::parallel_for(Kokkos::TeamThreadRange(m, nb), [&](std::uint32_t j) {
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(m, ns), [&](std::uint32_t j) {
+            std::int32_t const b = slot_bin(s0 + j);
+            if (b < 0) return;  // a feature's missing slot
             GradientPairInt64 const v = local(j);
-            if (v.grad != 0) Kokkos::atomic_add(&hist(t.slot, b0 + j).grad, v.grad);
-            if (v.hess != 0) Kokkos::atomic_add(&hist(t.slot, b0 + j).hess, v.hess);
+            if (v.grad != 0) Kokkos::atomic_add(&hist(t.slot, b).grad, v.grad);
+            if (v.hess != 0) Kokkos::atomic_add(&hist(t.slot, b).hess, v.hess);
           });
         });
   }
@@ -235,8 +265,10 @@ class HistogramBuilder {
   std::int32_t tile_rows_;
   bool tile_ok_ = true;
   int n_groups_ = 0;
-  Kokkos::View<std::int32_t*, Mem> group_feature_;   ///< n_groups + 1 feature offsets
-  Kokkos::View<std::uint32_t*, Mem> group_bin_;      ///< n_groups + 1 global bin offsets
+  int max_group_features_ = 1;
+  Kokkos::View<std::int32_t*, Mem> group_feature_;  ///< n_groups + 1 feature offsets
+  Kokkos::View<std::int32_t*, Mem> slot_bin_;       ///< slot space → global bin, −1 for a missing slot
+  Kokkos::View<std::uint32_t*, Mem> ptrs_;          ///< cut pointers (features + 1)
   Kokkos::View<HistNode*, Mem> zero_, global_;
   Kokkos::View<HistTile*, Mem> tiles_;
   Kokkos::View<HistSubtraction*, Mem> subs_;

@@ -15,10 +15,15 @@
 
 namespace kboost {
 
-/// How to split one node: its rows ridx[begin, end); a row goes left iff its bin of `feature` is
-/// ≥ 0 and ≤ split_bin, or it is missing (bin −1) and default_left.
+/// How to split one node: its rows ridx[begin, end); a row goes left iff its code of `feature`
+/// (kernels/binning.hpp bin_codes) is ≤ split_bin (a LOCAL bin, −1 when no value goes left), or it is
+/// missing_code (the feature's bin count) and default_left.
 struct PartitionSplit {
-  std::int32_t begin = 0, end = 0, feature = 0, split_bin = 0, default_left = 0;
+  std::int32_t begin = 0, end = 0, feature = 0, split_bin = 0, default_left = 0, missing_code = 0;
+
+  KOKKOS_INLINE_FUNCTION bool goes_left(std::int32_t code) const {
+    return code == missing_code ? default_left != 0 : code <= split_bin;
+  }
 };
 
 /// The row index array of one tree (extent rows), reset per tree.
@@ -42,9 +47,11 @@ class RowPartitioner {
   Kokkos::View<const std::int32_t*, Mem> ridx() const { return ridx_; }
 
   /// Split the disjoint segments in `splits` (sorted by begin). Returns the number of rows that went
-  /// left in each. bins: rows × features global bins (−1 missing).
-  std::vector<std::int32_t> split(ExecutionSpace const& space,
-                                  Kokkos::View<const std::int32_t**, Kokkos::LayoutRight, Mem> bins,
+  /// left in each. bins: rows × features codes (std::uint8_t or std::uint16_t) in any layout; the
+  /// grower passes a column-major copy, so that the rows of one node read one feature's column in
+  /// increasing order (few cache lines on host cores, coalesced on GPUs).
+  template <class BinsView>
+  std::vector<std::int32_t> split(ExecutionSpace const& space, BinsView const& bins,
                                   std::vector<PartitionSplit> const& splits) {
     compat::ScopedRegion region("kboost::partition::split");
     std::vector<std::int32_t> result(splits.size(), 0);
@@ -85,8 +92,7 @@ class RowPartitioner {
           std::int32_t f = -1;
           if (k >= 0) {
             PartitionSplit const s = d(k);
-            std::int32_t const b = bins(ridx(p), s.feature);
-            f = 2 * k + ((b < 0 ? s.default_left != 0 : b <= s.split_bin) ? 1 : 0);
+            f = 2 * k + (s.goes_left(bins(ridx(p), s.feature)) ? 1 : 0);
           }
           flag(p - lo) = f;
         });
@@ -138,8 +144,8 @@ class RowPartitioner {
   /// (decide + count per block, place from per-block offsets, copy back), no scan over the whole
   /// range and no search for a position's segment. The result is the unique stable partition, so
   /// it equals the count/scan/place path bit for bit (public: CUDA extended lambdas).
-  std::vector<std::int32_t> split_blocks(ExecutionSpace const& space,
-                                         Kokkos::View<const std::int32_t**, Kokkos::LayoutRight, Mem> bins,
+  template <class BinsView>
+  std::vector<std::int32_t> split_blocks(ExecutionSpace const& space, BinsView const& bins,
                                          std::vector<PartitionSplit> const& splits) {
     constexpr std::int32_t kBlock = 8192;
     std::vector<Block> hb;
@@ -164,8 +170,8 @@ class RowPartitioner {
           PartitionSplit const s = d(b.seg);
           std::int32_t lefts = 0;
           for (std::int32_t p = b.begin; p < b.end; ++p) {
-            std::int32_t const bin = bins(ridx(p), s.feature);
-            std::int32_t const go = (bin < 0 ? s.default_left != 0 : bin <= s.split_bin) ? 1 : 0;
+            if (p + 16 < b.end) compat::prefetch(&bins(ridx(p + 16), s.feature));
+            std::int32_t const go = s.goes_left(bins(ridx(p), s.feature)) ? 1 : 0;
             flag(p) = go;
             lefts += go;
           }

@@ -1,6 +1,7 @@
 // Histogram cuts and binning against upstream XGBoost 3.2's CPU hist cuts (goldens from
 // tests/golden/make_cuts_goldens.py: DMatrix.get_quantile_cut(), which lists min_val then the cuts).
 #include <catch2/catch_test_macros.hpp>
+#include <catch2/matchers/catch_matchers_string.hpp>
 
 #include <kboost/kernels/binning.hpp>
 #include <kboost/kernels/densify.hpp>
@@ -115,6 +116,25 @@ TEST_CASE("cuts " TEST_BACKEND ": one bin per distinct value, upstream layout", 
   std::int32_t const expect[5][3] = {{2, -1, 4}, {0, -1, 4}, {1, -1, 4}, {-1, -1, 4}, {0, -1, 4}};
   for (int i = 0; i < 5; ++i)
     for (int j = 0; j < 3; ++j) CHECK(bins(i, j) == expect[i][j]);
+
+  // compressed codes: local bin (global − ptrs[f]), the feature's bin count for missing
+  std::vector<std::uint32_t> const hp{0, 3, 4, 5};
+  CHECK(kboost::bin_code_bytes(hp) == 1);
+  auto c8 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), kboost::bin_codes<std::uint8_t>(TEST_EXECSPACE(), X, cuts, hp));
+  auto c16 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), kboost::bin_codes<std::uint16_t>(TEST_EXECSPACE(), X, cuts, hp));
+  for (int i = 0; i < 5; ++i)
+    for (int j = 0; j < 3; ++j) {
+      std::uint32_t const want = expect[i][j] < 0 ? hp[j + 1] - hp[j] : static_cast<std::uint32_t>(expect[i][j]) - hp[j];
+      CHECK(c8(i, j) == want);
+      CHECK(c16(i, j) == want);
+    }
+}
+
+TEST_CASE("binning " TEST_BACKEND ": code width from the widest feature (bins + the missing code)", "[cuts]") {
+  CHECK(kboost::bin_code_bytes({0, 255, 256}) == 1);
+  CHECK(kboost::bin_code_bytes({0, 256, 257}) == 2);
+  CHECK(kboost::bin_code_bytes({0, 1, 65536}) == 2);
+  CHECK_THROWS_WITH(kboost::bin_code_bytes({0, 65536}), Catch::Matchers::ContainsSubstring("65,535"));
 }
 
 TEST_CASE("binning " TEST_BACKEND ": upper_bound clamped to the last bin, NaN -> -1", "[cuts]") {

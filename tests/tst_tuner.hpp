@@ -71,9 +71,9 @@ struct ScopedEnv {
   }
 };
 
-using tuner_bins = Kokkos::View<std::int32_t**, Kokkos::LayoutRight, TEST_MEMSPACE>;
+using tuner_bins = Kokkos::View<std::uint16_t**, Kokkos::LayoutRight, TEST_MEMSPACE>;
 
-/// rows × (ptrs.size() − 1) global bins, 1/16 missing, uploaded to TEST_MEMSPACE.
+/// rows × (ptrs.size() − 1) bin codes (kernels/binning.hpp), 1/16 missing, uploaded to TEST_MEMSPACE.
 tuner_bins tuner_random_bins(std::size_t rows, std::vector<std::uint32_t> const& ptrs) {
   std::size_t const nf = ptrs.size() - 1;
   tuner_bins d("kboost::test::bins", rows, nf);
@@ -81,7 +81,8 @@ tuner_bins tuner_random_bins(std::size_t rows, std::vector<std::uint32_t> const&
   for (std::size_t i = 0; i < rows; ++i)
     for (std::size_t f = 0; f < nf; ++f) {
       std::uint64_t const r = tuner_mix(i * 7919 + f);
-      h(i, f) = (r & 15) == 0 ? -1 : static_cast<std::int32_t>(ptrs[f] + (r >> 8) % (ptrs[f + 1] - ptrs[f]));
+      std::uint32_t const n_bins = ptrs[f + 1] - ptrs[f];  // also the missing code
+      h(i, f) = static_cast<std::uint16_t>((r & 15) == 0 ? n_bins : (r >> 8) % n_bins);
     }
   Kokkos::deep_copy(d, h);
   return d;
@@ -179,7 +180,7 @@ TEST_CASE("hist tuner " TEST_BACKEND ": measured answer is a candidate, stored a
   o.sync_multiple = 2;
   o.tile_rows = {256, 1024};
   kboost::TuneStore store(kboost::tune_device_key(TEST_EXECSPACE()) + "|test", "");
-  Kokkos::View<const std::int32_t**, Kokkos::LayoutRight, TEST_MEMSPACE> cbins(bins);
+  Kokkos::View<const std::uint16_t**, Kokkos::LayoutRight, TEST_MEMSPACE> cbins(bins);
   auto const r = kboost::tuned_hist_choice<TEST_EXECSPACE, TEST_MEMSPACE>(TEST_EXECSPACE(), cbins, ptrs, o, &store);
   INFO(r.describe());
   CHECK(r.source == kboost::HistTuneResult::Source::kMeasured);
@@ -201,10 +202,10 @@ TEST_CASE("hist tuner " TEST_BACKEND ": measured answer is a candidate, stored a
   CHECK(kboost::tuned_hist_choice<TEST_EXECSPACE, TEST_MEMSPACE>(TEST_EXECSPACE(), cbins, ptrs, o, &store).source ==
         kboost::HistTuneResult::Source::kDefault);
   // a feature wider than the tile: global atomics, nothing timed
-  std::vector<std::uint32_t> const wide{0, 16, 16 + kboost::HistogramBuilder<TEST_EXECSPACE, TEST_MEMSPACE>::kTileBins + 1};
+  std::vector<std::uint32_t> const wide{0, 16, 16 + kboost::HistogramBuilder<TEST_EXECSPACE, TEST_MEMSPACE, std::uint16_t>::kTileBins + 1};
   auto const wbins = tuner_random_bins(1000, wide);
   auto const w = kboost::measure_hist_tiles<TEST_EXECSPACE, TEST_MEMSPACE>(
-      TEST_EXECSPACE(), Kokkos::View<const std::int32_t**, Kokkos::LayoutRight, TEST_MEMSPACE>(wbins), wide, o);
+      TEST_EXECSPACE(), Kokkos::View<const std::uint16_t**, Kokkos::LayoutRight, TEST_MEMSPACE>(wbins), wide, o);
   CHECK(w.min_shared == kboost::kHistNeverTile);
   CHECK(w.timings.empty());
 }

@@ -48,17 +48,26 @@ struct GrowParams {
 /// Builds the per-tree GrowParams from TrainParams (defined in engine/booster.cpp).
 GrowParams grow_params(TrainParams const& p);
 
-/// Grows trees for one training matrix (bins fixed for the whole fit).
-template <class ExecutionSpace, class Mem>
+/// Grows trees for one training matrix (bins fixed for the whole fit). BinT: the bin code width
+/// (std::uint8_t or std::uint16_t, kernels/binning.hpp bin_code_bytes).
+template <class ExecutionSpace, class Mem, class BinT>
 class TreeGrower {
  public:
-  using bins_view = Kokkos::View<const std::int32_t**, Kokkos::LayoutRight, Mem>;
+  using bins_view = Kokkos::View<const BinT**, Kokkos::LayoutRight, Mem>;
 
-  /// bins: rows × features global bin (−1 missing) from kernels/binning.hpp; cuts: its cuts.
+  /// bins: rows × features codes from kernels/binning.hpp bin_codes; cuts: their cuts.
   TreeGrower(bins_view bins, HistogramCuts<Mem> const& cuts, GrowParams const& p)
       : p_(p), bins_(bins), cuts_(cuts), n_rows_(bins.extent(0)), n_features_(static_cast<int>(bins.extent(1))),
         total_bins_(cuts.total_bins), h_ptrs_(host_ptrs(cuts)), hist_builder_(h_ptrs_, p.min_shared, p.tile_rows),
-        partitioner_(bins.extent(0)) {}
+        partitioner_(bins.extent(0)) {
+    // The partition reads one feature of a node's rows: a column-major copy keeps those reads in a
+    // few cache lines (LightGBM also keeps column-wise bins for its partition beside its row-wise
+    // histogram bins, src/io/dataset.cpp).
+    Kokkos::View<BinT**, Kokkos::LayoutLeft, Mem> col(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::grow::bins_by_feature"), bins.extent(0), bins.extent(1));
+    Kokkos::deep_copy(col, bins);
+    bins_by_feature_ = col;
+  }
 
   /// Grow one tree from gq (rows, quantised with q) on the features `tree_features` (sorted; the
   /// colsample_bytree draw), keyed `tree_key` for the level/node draws. Adds the tree's leaf values
@@ -94,12 +103,13 @@ class TreeGrower {
 
   GrowParams p_;
   bins_view bins_;
+  Kokkos::View<const BinT**, Kokkos::LayoutLeft, Mem> bins_by_feature_;  ///< rows × features, column-major
   HistogramCuts<Mem> cuts_;
   std::size_t n_rows_;
   int n_features_;
   std::uint32_t total_bins_;
   std::vector<std::uint32_t> h_ptrs_;
-  HistogramBuilder<ExecutionSpace, Mem> hist_builder_;
+  HistogramBuilder<ExecutionSpace, Mem, BinT> hist_builder_;
   RowPartitioner<ExecutionSpace, Mem> partitioner_;
   IntegerSums<2, ExecutionSpace, Mem> sums_;
   Kokkos::View<GradientPairInt64**, Kokkos::LayoutRight, Mem> hist_;
@@ -115,8 +125,8 @@ class TreeGrower {
 
 // ---------------------------------------------------------------------------------------------
 
-template <class ExecutionSpace, class Mem>
-int TreeGrower<ExecutionSpace, Mem>::alloc_slot() {
+template <class ExecutionSpace, class Mem, class BinT>
+int TreeGrower<ExecutionSpace, Mem, BinT>::alloc_slot() {
   if (free_slots_.empty()) {
     int const grow = std::max(8, n_slots_);
     if (n_slots_ == 0) {
@@ -133,8 +143,8 @@ int TreeGrower<ExecutionSpace, Mem>::alloc_slot() {
   return s;
 }
 
-template <class ExecutionSpace, class Mem>
-GradientPairInt64 TreeGrower<ExecutionSpace, Mem>::to_host_sum(ExecutionSpace const& space,
+template <class ExecutionSpace, class Mem, class BinT>
+GradientPairInt64 TreeGrower<ExecutionSpace, Mem, BinT>::to_host_sum(ExecutionSpace const& space,
                                                                Kokkos::View<const GradientPairInt64*, Mem> gq) {
   auto const s = sums_(space, "kboost::grow::root_sum", gq.extent(0), KOKKOS_LAMBDA(std::size_t i, std::int64_t(&acc)[2]) {
     acc[0] += gq(i).grad;
@@ -146,8 +156,8 @@ GradientPairInt64 TreeGrower<ExecutionSpace, Mem>::to_host_sum(ExecutionSpace co
   return r;
 }
 
-template <class ExecutionSpace, class Mem>
-void TreeGrower<ExecutionSpace, Mem>::add_node(TreeModel& t, int parent, float base_weight, double hess) {
+template <class ExecutionSpace, class Mem, class BinT>
+void TreeGrower<ExecutionSpace, Mem, BinT>::add_node(TreeModel& t, int parent, float base_weight, double hess) {
   t.left_children.push_back(-1);
   t.right_children.push_back(-1);
   t.parents.push_back(parent < 0 ? 2147483647 : parent);
@@ -160,8 +170,8 @@ void TreeGrower<ExecutionSpace, Mem>::add_node(TreeModel& t, int parent, float b
   t.base_weights.push_back(base_weight);
 }
 
-template <class ExecutionSpace, class Mem>
-void TreeGrower<ExecutionSpace, Mem>::evaluate(ExecutionSpace const& space, GradientQuantiser const& q,
+template <class ExecutionSpace, class Mem, class BinT>
+void TreeGrower<ExecutionSpace, Mem, BinT>::evaluate(ExecutionSpace const& space, GradientQuantiser const& q,
                                                std::vector<int> const& ids, std::vector<int> const& tree_features,
                                                std::uint64_t tree_key) {
   if (ids.empty()) return;
@@ -203,8 +213,8 @@ void TreeGrower<ExecutionSpace, Mem>::evaluate(ExecutionSpace const& space, Grad
   for (std::size_t k = 0; k < n; ++k) nodes_[ids[k]].split = ho(k);
 }
 
-template <class ExecutionSpace, class Mem>
-TreeModel TreeGrower<ExecutionSpace, Mem>::grow(ExecutionSpace const& space,
+template <class ExecutionSpace, class Mem, class BinT>
+TreeModel TreeGrower<ExecutionSpace, Mem, BinT>::grow(ExecutionSpace const& space,
                                                 Kokkos::View<const GradientPairInt64*, Mem> gq,
                                                 GradientQuantiser const& q, std::vector<int> const& tree_features,
                                                 std::uint64_t tree_key,
@@ -315,7 +325,11 @@ TreeModel TreeGrower<ExecutionSpace, Mem>::grow(ExecutionSpace const& space,
       add_node(t, id, calc_weight(p_.split, to_g(nd.split.left_sum), to_h(nd.split.left_sum)), to_h(nd.split.left_sum));
       add_node(t, id, calc_weight(p_.split, to_g(nd.split.right_sum), to_h(nd.split.right_sum)),
                to_h(nd.split.right_sum));
-      psplits.push_back(PartitionSplit{nd.begin, nd.end, nd.split.feature, nd.split.split_bin, nd.split.default_left});
+      auto const f = static_cast<std::size_t>(nd.split.feature);
+      std::int32_t const first = static_cast<std::int32_t>(h_ptrs_[f]);
+      std::int32_t const n_bins = static_cast<std::int32_t>(h_ptrs_[f + 1]) - first;
+      psplits.push_back(PartitionSplit{nd.begin, nd.end, nd.split.feature, nd.split.split_bin - first,
+                                       nd.split.default_left, n_bins});
     }
     std::vector<int> order(batch.size());
     for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
@@ -325,7 +339,7 @@ TreeModel TreeGrower<ExecutionSpace, Mem>::grow(ExecutionSpace const& space,
     std::vector<std::int32_t> n_left;
     {
       PhaseTimer timer(times.partition);
-      n_left = partitioner_.split(space, bins_, sorted);
+      n_left = partitioner_.split(space, bins_by_feature_, sorted);
     }
     std::vector<std::int32_t> left_rows(batch.size());
     for (std::size_t i = 0; i < order.size(); ++i) left_rows[order[i]] = n_left[i];
