@@ -1,8 +1,9 @@
-// The CLI's top level: --version, and host thread counts the Kokkos in use cannot start (Kokkos
+// The CLI's top level: --version (with the OpenMP wait policy in effect), and host thread counts the Kokkos in use cannot start (Kokkos
 // 3.4's OpenMP backend crashes above 512 threads) refused with a message before Kokkos starts.
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
 
+#include <cstdlib>
 #include <string>
 
 #include <kboost/core/compat.hpp>
@@ -15,6 +16,14 @@ TEST_CASE("cli " TEST_BACKEND ": --version and host thread limits", "[cli]") {
   std::string out;
   REQUIRE(kboost::test::run_cli(dir, "--version", out) == 0);
   CHECK_THAT(out, ContainsSubstring(std::string("kboost ") + kboost::version()));
+  // passive OpenMP waiting unless the user chose a policy (apps/main.cpp default_wait_policy)
+  auto const version_with = [&](std::string const& env) {
+    std::string const file = (dir / "version.txt").string();
+    CHECK(std::system((env + " " + KBOOST_CLI + " --version > " + file + " 2>&1").c_str()) == 0);
+    return kboost::test::read_file(file);
+  };
+  CHECK_THAT(version_with("env -u OMP_WAIT_POLICY"), ContainsSubstring("OMP_WAIT_POLICY passive"));
+  CHECK_THAT(version_with("OMP_WAIT_POLICY=active"), ContainsSubstring("OMP_WAIT_POLICY active"));
   int const limit = kboost::compat::max_host_threads();
   if (limit < (1 << 20)) {
     std::string const data = kboost::test::write_file(dir, "d.csv", "y,a\n0,1\n1,2\n");
