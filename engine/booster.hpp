@@ -127,7 +127,7 @@ class BasicBooster {
   void fit_rounds(TrainParams const& p, HostDMatrix const& dtrain,
                   std::vector<std::pair<std::string, HostDMatrix>> const& evals, std::ostream* log,
                   ObjectiveParams const& obj, ObjectiveKind kind, int n_groups, HistogramCuts<memory_space> const& cuts,
-                  Kokkos::View<const BinT**, Kokkos::LayoutRight, memory_space> bins, matrix margin,
+                  BinCodes<BinT, memory_space> const& bins, matrix margin,
                   Kokkos::View<const float*, memory_space> label, Kokkos::View<const float*, memory_space> weight,
                   InitMargin const& init_margin);
 
@@ -254,9 +254,10 @@ void BasicBooster<ExecutionSpace>::train(TrainParams const& p, HostDMatrix const
   }();
   auto const code = [&](auto width) {  // width: a BinT value (std::uint8_t or std::uint16_t)
     PhaseTimer t(times_.binning);
-    auto codes = bin_codes<decltype(width)>(space_, Kokkos::View<const float**, Kokkos::LayoutRight, Mem>(X), cuts, h_ptrs);
+    using BinT = decltype(width);
+    auto codes = bin_codes<BinT>(space_, Kokkos::View<const float**, Kokkos::LayoutRight, Mem>(X), cuts, h_ptrs);
     X = matrix();
-    return Kokkos::View<const decltype(width)**, Kokkos::LayoutRight, Mem>(codes);
+    return with_feature_order(space_, Kokkos::View<const BinT**, Kokkos::LayoutRight, Mem>(codes));
   };
   if (bin_code_bytes(h_ptrs) == 1)
     fit_rounds(p, dtrain, evals, log, obj, kind, n_groups, cuts, code(std::uint8_t{}), margin, label, weight, init_margin);
@@ -273,7 +274,7 @@ void BasicBooster<ExecutionSpace>::fit_rounds(TrainParams const& p, HostDMatrix 
                                               std::vector<std::pair<std::string, HostDMatrix>> const& evals,
                                               std::ostream* log, ObjectiveParams const& obj, ObjectiveKind kind,
                                               int n_groups, HistogramCuts<memory_space> const& cuts,
-                                              Kokkos::View<const BinT**, Kokkos::LayoutRight, memory_space> bins,
+                                              BinCodes<BinT, memory_space> const& bins,
                                               matrix margin, Kokkos::View<const float*, memory_space> label,
                                               Kokkos::View<const float*, memory_space> weight,
                                               InitMargin const& init_margin) {

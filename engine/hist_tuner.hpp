@@ -26,6 +26,7 @@
 
 #include <kboost/core/compat.hpp>
 #include <kboost/core/transfers.hpp>
+#include <kboost/kernels/binning.hpp>
 #include <kboost/kernels/hist_cuts.hpp>
 #include <kboost/kernels/histogram.hpp>
 #include <kboost/kernels/quantiser.hpp>
@@ -136,13 +137,13 @@ inline double median(std::vector<double> v) {
 /// (one feature wider than HistogramBuilder::kTileBins slots) gets min_shared = kHistNeverTile at no cost.
 template <class ExecutionSpace, class Mem, class BinT>
 HistTuneResult measure_hist_tiles(ExecutionSpace const& space,
-                                  Kokkos::View<const BinT**, Kokkos::LayoutRight, Mem> bins,
-                                  std::vector<std::uint32_t> const& ptrs, HistTuneOptions const& o = {}) {
+                                  BinCodes<BinT, Mem> const& bins, std::vector<std::uint32_t> const& ptrs,
+                                  HistTuneOptions const& o = {}) {
   compat::ScopedRegion region("kboost::tune::hist");
   using Builder = HistogramBuilder<ExecutionSpace, Mem, BinT>;
   using clock = std::chrono::steady_clock;
   auto const start = clock::now();
-  std::int64_t const n = static_cast<std::int64_t>(bins.extent(0));
+  std::int64_t const n = static_cast<std::int64_t>(bins.n_rows());
   HistTuneResult r;
   r.source = HistTuneResult::Source::kMeasured;
   Builder global(ptrs, kHistNeverTile, 4096);
@@ -243,11 +244,10 @@ HistTuneResult measure_hist_tiles(ExecutionSpace const& space,
 /// default store of this device (TuneStore::default_dir()).
 template <class ExecutionSpace, class Mem, class BinT>
 HistTuneResult tuned_hist_choice(ExecutionSpace const& space,
-                                 Kokkos::View<const BinT**, Kokkos::LayoutRight, Mem> bins,
-                                 std::vector<std::uint32_t> const& ptrs, HistTuneOptions const& o = {},
-                                 TuneStore* store = nullptr) {
+                                 BinCodes<BinT, Mem> const& bins, std::vector<std::uint32_t> const& ptrs,
+                                 HistTuneOptions const& o = {}, TuneStore* store = nullptr) {
   HistTuneResult r;
-  std::int64_t const n = static_cast<std::int64_t>(bins.extent(0));
+  std::int64_t const n = static_cast<std::int64_t>(bins.n_rows());
   if (n < o.min_rows || n == 0) return r;
   TuneStore local(tune_device_key(space), store ? std::string() : TuneStore::default_dir());
   TuneStore& s = store ? *store : local;
@@ -273,8 +273,8 @@ HistTuneResult tuned_hist_choice(ExecutionSpace const& space,
 /// As above with the fit's cuts (their pointers are copied to the host).
 template <class ExecutionSpace, class Mem, class BinT>
 HistTuneResult tuned_hist_choice(ExecutionSpace const& space,
-                                 Kokkos::View<const BinT**, Kokkos::LayoutRight, Mem> bins,
-                                 HistogramCuts<Mem> const& cuts, HistTuneOptions const& o = {},
+                                 BinCodes<BinT, Mem> const& bins, HistogramCuts<Mem> const& cuts,
+                                 HistTuneOptions const& o = {},
                                  TuneStore* store = nullptr) {
   auto h = counted_to_host(cuts.ptrs);
   return tuned_hist_choice(space, bins, std::vector<std::uint32_t>(h.data(), h.data() + h.extent(0)), o, store);

@@ -90,6 +90,31 @@ Kokkos::View<BinT**, Kokkos::LayoutRight, Mem> bin_codes(ExecutionSpace const& s
   return codes;
 }
 
+/// A training matrix's bin codes (bin_codes) in two orders: by_row (rows × features, row-major) for
+/// the device histogram kernels, which give each thread one row; by_feature (rows × features,
+/// column-major) for the partition and the host histogram kernel, which read one feature of many
+/// rows (LightGBM also keeps column-wise bins, src/io/dataset.cpp).
+template <class BinT, class Mem>
+struct BinCodes {
+  Kokkos::View<const BinT**, Kokkos::LayoutRight, Mem> by_row;
+  Kokkos::View<const BinT**, Kokkos::LayoutLeft, Mem> by_feature;
+
+  std::size_t n_rows() const { return by_row.extent(0); }
+  std::size_t n_features() const { return by_row.extent(1); }
+};
+
+/// BinCodes of row-major codes (rows × features): adds the column-major copy.
+template <class BinT, class ExecutionSpace, class Mem>
+BinCodes<BinT, Mem> with_feature_order(ExecutionSpace const& space,
+                                       Kokkos::View<const BinT**, Kokkos::LayoutRight, Mem> by_row) {
+  Kokkos::View<BinT**, Kokkos::LayoutLeft, Mem> col(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::binning::codes_by_feature"), by_row.extent(0),
+      by_row.extent(1));
+  Kokkos::deep_copy(space, col, by_row);
+  space.fence();
+  return BinCodes<BinT, Mem>{by_row, col};
+}
+
 /// Bin matrix (rows × features) of X (rows × features, NaN = missing) under `cuts`: global bin
 /// indices in [ptrs[f], ptrs[f+1]) or -1 for missing. Throws std::runtime_error when X's feature
 /// count differs from the cuts'.

@@ -17,6 +17,7 @@
 
 #include <kboost/core/compat.hpp>
 #include <kboost/core/transfers.hpp>
+#include <kboost/kernels/binning.hpp>
 #include <kboost/kernels/quantiser.hpp>
 
 namespace kboost {
@@ -81,8 +82,8 @@ class HistogramBuilder {
   int n_groups() const { return n_groups_; }
 
   /// Zero and build hist(slot, ·) for every node in `nodes` from the quantised gradients of the rows
-  /// ridx[begin, end). bins: rows × features codes; gpair: rows.
-  void build(ExecutionSpace const& space, bins_view bins, Kokkos::View<const std::int32_t*, Mem> ridx,
+  /// ridx[begin, end). bins: the codes (row-major ones are read); gpair: rows.
+  void build(ExecutionSpace const& space, BinCodes<BinT, Mem> const& bins, Kokkos::View<const std::int32_t*, Mem> ridx,
              Kokkos::View<const GradientPairInt64*, Mem> gpair, std::vector<HistNode> const& nodes,
              hist_view hist) {
     compat::ScopedRegion region("kboost::hist::build");
@@ -92,8 +93,8 @@ class HistogramBuilder {
       (tile ? tile_nodes : global_nodes).push_back(n);
     }
     zero(space, nodes, hist);
-    if (!global_nodes.empty()) build_global(space, bins, ridx, gpair, global_nodes, hist);
-    if (!tile_nodes.empty()) build_tile(space, bins, ridx, gpair, tile_nodes, hist);
+    if (!global_nodes.empty()) build_global(space, bins.by_row, ridx, gpair, global_nodes, hist);
+    if (!tile_nodes.empty()) build_tile(space, bins.by_row, ridx, gpair, tile_nodes, hist);
   }
 
   /// hist(sibling) = hist(parent) − hist(built) for each triple (exact, integer).
@@ -218,7 +219,10 @@ class HistogramBuilder {
           Kokkos::parallel_for(Kokkos::TeamThreadRange(m, ns), [&](std::uint32_t j) { local(j) = GradientPairInt64{}; });
           Kokkos::parallel_for(Kokkos::TeamThreadRange(m, nfg), [&](std::int32_t k) { off(k) = ptrs(f0 + k) + f0 + k - s0; });
           m.team_barrier();
-          if (m.team_size() == 1) {  // host backends: a team is one core; no atomics, prefetch ahead
+          // Host backends: a team is one core; no atomics, prefetch ahead. Row by row, so that each
+          // row's codes are read once per group (feature by feature over a tile, each pass touching
+          // only one feature's slots, measured 1.4x slower on the CPU benchmark).
+          if (m.team_size() == 1) {
             constexpr std::int32_t kAhead = 16;
             std::int32_t const rows = t.end - t.begin;
             for (std::int32_t j = 0; j < rows; ++j) {

@@ -180,7 +180,7 @@ TEST_CASE("hist tuner " TEST_BACKEND ": measured answer is a candidate, stored a
   o.sync_multiple = 2;
   o.tile_rows = {256, 1024};
   kboost::TuneStore store(kboost::tune_device_key(TEST_EXECSPACE()) + "|test", "");
-  Kokkos::View<const std::uint16_t**, Kokkos::LayoutRight, TEST_MEMSPACE> cbins(bins);
+  auto const cbins = kboost::with_feature_order(TEST_EXECSPACE(), Kokkos::View<const std::uint16_t**, Kokkos::LayoutRight, TEST_MEMSPACE>(bins));
   auto const r = kboost::tuned_hist_choice<TEST_EXECSPACE, TEST_MEMSPACE>(TEST_EXECSPACE(), cbins, ptrs, o, &store);
   INFO(r.describe());
   CHECK(r.source == kboost::HistTuneResult::Source::kMeasured);
@@ -205,7 +205,7 @@ TEST_CASE("hist tuner " TEST_BACKEND ": measured answer is a candidate, stored a
   std::vector<std::uint32_t> const wide{0, 16, 16 + kboost::HistogramBuilder<TEST_EXECSPACE, TEST_MEMSPACE, std::uint16_t>::kTileBins + 1};
   auto const wbins = tuner_random_bins(1000, wide);
   auto const w = kboost::measure_hist_tiles<TEST_EXECSPACE, TEST_MEMSPACE>(
-      TEST_EXECSPACE(), Kokkos::View<const std::uint16_t**, Kokkos::LayoutRight, TEST_MEMSPACE>(wbins), wide, o);
+      TEST_EXECSPACE(), kboost::with_feature_order(TEST_EXECSPACE(), Kokkos::View<const std::uint16_t**, Kokkos::LayoutRight, TEST_MEMSPACE>(wbins)), wide, o);
   CHECK(w.min_shared == kboost::kHistNeverTile);
   CHECK(w.timings.empty());
 }

@@ -18,6 +18,7 @@
 #include <kboost/core/compat.hpp>
 #include <kboost/core/model.hpp>
 #include <kboost/core/transfers.hpp>
+#include <kboost/kernels/binning.hpp>
 #include <kboost/kernels/evaluate_splits.hpp>
 #include <kboost/kernels/hist_cuts.hpp>
 #include <kboost/kernels/histogram.hpp>
@@ -53,21 +54,11 @@ GrowParams grow_params(TrainParams const& p);
 template <class ExecutionSpace, class Mem, class BinT>
 class TreeGrower {
  public:
-  using bins_view = Kokkos::View<const BinT**, Kokkos::LayoutRight, Mem>;
-
-  /// bins: rows × features codes from kernels/binning.hpp bin_codes; cuts: their cuts.
-  TreeGrower(bins_view bins, HistogramCuts<Mem> const& cuts, GrowParams const& p)
-      : p_(p), bins_(bins), cuts_(cuts), n_rows_(bins.extent(0)), n_features_(static_cast<int>(bins.extent(1))),
+  /// bins: the fit's codes (kernels/binning.hpp); cuts: their cuts.
+  TreeGrower(BinCodes<BinT, Mem> const& bins, HistogramCuts<Mem> const& cuts, GrowParams const& p)
+      : p_(p), bins_(bins), cuts_(cuts), n_rows_(bins.n_rows()), n_features_(static_cast<int>(bins.n_features())),
         total_bins_(cuts.total_bins), h_ptrs_(host_ptrs(cuts)), hist_builder_(h_ptrs_, p.min_shared, p.tile_rows),
-        partitioner_(bins.extent(0)) {
-    // The partition reads one feature of a node's rows: a column-major copy keeps those reads in a
-    // few cache lines (LightGBM also keeps column-wise bins for its partition beside its row-wise
-    // histogram bins, src/io/dataset.cpp).
-    Kokkos::View<BinT**, Kokkos::LayoutLeft, Mem> col(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::grow::bins_by_feature"), bins.extent(0), bins.extent(1));
-    Kokkos::deep_copy(col, bins);
-    bins_by_feature_ = col;
-  }
+        partitioner_(bins.n_rows()) {}
 
   /// Grow one tree from gq (rows, quantised with q) on the features `tree_features` (sorted; the
   /// colsample_bytree draw), keyed `tree_key` for the level/node draws. Adds the tree's leaf values
@@ -102,8 +93,7 @@ class TreeGrower {
   void add_node(TreeModel& t, int parent, float base_weight, double hess);
 
   GrowParams p_;
-  bins_view bins_;
-  Kokkos::View<const BinT**, Kokkos::LayoutLeft, Mem> bins_by_feature_;  ///< rows × features, column-major
+  BinCodes<BinT, Mem> bins_;
   HistogramCuts<Mem> cuts_;
   std::size_t n_rows_;
   int n_features_;
@@ -339,7 +329,7 @@ TreeModel TreeGrower<ExecutionSpace, Mem, BinT>::grow(ExecutionSpace const& spac
     std::vector<std::int32_t> n_left;
     {
       PhaseTimer timer(times.partition);
-      n_left = partitioner_.split(space, bins_by_feature_, sorted);
+      n_left = partitioner_.split(space, bins_.by_feature, sorted);
     }
     std::vector<std::int32_t> left_rows(batch.size());
     for (std::size_t i = 0; i < order.size(); ++i) left_rows[order[i]] = n_left[i];
