@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Upstream XGBoost's GPU training beside kboost's, on the GPU machine (no network there).
+#   perf/upstream_gpu/run.sh source <out.tar.xz>          (here) upstream v3.4.1 + its dmlc-core
+#       from their public repositories (git clones in $XGB_REPO and $DMLC_REPO), as one tarball
+#   perf/upstream_gpu/run.sh build <src.tar.xz> <dir>     (there) builds libxgboost (CUDA, sm_90,
+#       Release, Ninja) and perf/upstream_gpu/xgb_train_gpu.cpp against it into <dir>
+#   perf/upstream_gpu/run.sh bench <dir> <kboost build> <out> ROWS ROUNDS DEPTH
+#       (there) same data, same call: kboost's perf/bench_train_gpu writes the data and times its
+#       fits (first fit tunes), then upstream's driver times 4 fits on that file (first = fair
+#       comparison, later ones reuse upstream's sketch); CSVs and logs into <out>
+set -euo pipefail
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+case "${1:-}" in
+  source)
+    out=$(realpath "$2") tmp=$(mktemp -d)
+    git -C "$XGB_REPO" archive v3.4.1 CMakeLists.txt cmake include src plugin | tar x -C "$tmp"
+    mkdir "$tmp/dmlc-core"
+    git -C "$DMLC_REPO" archive "$(git -C "$XGB_REPO" ls-tree v3.4.1 dmlc-core | awk '{print $3}')" | tar x -C "$tmp/dmlc-core"
+    tar cJf "$out" -C "$tmp" .
+    rm -rf "$tmp" ;;
+  build)
+    src=$(realpath "$2") dir=$3
+    mkdir -p "$dir/src" && dir=$(realpath "$dir")
+    tar xJf "$src" -C "$dir/src"
+    cmake -S "$dir/src" -B "$dir/build" -G Ninja -DUSE_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
+      -DCMAKE_BUILD_TYPE=Release >"$dir/configure.log"
+    cmake --build "$dir/build" -j "$(nproc)" >"$dir/build.log"
+    g++ -O2 -std=c++17 "$repo/perf/upstream_gpu/xgb_train_gpu.cpp" -I"$dir/src/include" -L"$dir/src/lib" \
+      -Wl,-rpath,"$dir/src/lib" -lxgboost -o "$dir/xgb_train_gpu" ;;
+  bench)
+    dir=$(realpath "$2") kb=$(realpath "$3") out=$4 rows=$5 rounds=$6 depth=$7
+    mkdir -p "$out" && out=$(realpath "$out")
+    tag=${rows}x28_r${rounds}_d${depth}
+    data=/tmp/kboost_bench_$tag.bin
+    "$kb/perf/bench_train_gpu" --rows "$rows" --rounds "$rounds" --depth "$depth" --repeats 3 \
+      --csv "$out/kboost_$tag.csv" --write-data "$data" >"$out/kboost_$tag.log" 2>&1
+    "$dir/xgb_train_gpu" "$data" "$rounds" "$depth" 4 >"$out/upstream_$tag.csv" 2>"$out/upstream_$tag.log"
+    rm -f "$data" ;;
+  *) echo "usage: perf/upstream_gpu/run.sh source|build|bench ..." >&2; exit 2 ;;
+esac

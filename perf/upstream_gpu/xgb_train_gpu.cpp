@@ -1,0 +1,74 @@
+/// \file xgb_train_gpu.cpp
+/// Upstream XGBoost's GPU fit, timed as ../shared/reference/anchors-h200.md says, on the data file
+/// that perf/bench_train_gpu --write-data writes (int64 rows, int64 features, rows × features
+/// float32 row-major, rows float32 labels). Outside the timed region: XGDMatrixCreateFromMat and the
+/// labels (kboost's host data exists before Booster::train as well). Timed per fit: XGBoosterCreate,
+/// the parameters, `rounds` × XGBoosterUpdateOneIter and XGBoosterSaveModelToBuffer (which waits
+/// for the device). The first fit on the DMatrix includes upstream's GPU sketch and compressed
+/// matrix; later fits reuse them. Prints one CSV line per fit: fit,seconds,model_bytes.
+///   xgb_train_gpu DATA ROUNDS DEPTH [FITS=4] [DEVICE=cuda]
+/// Built against upstream's C API (perf/upstream_gpu/run.sh builds upstream and this driver).
+#include <xgboost/c_api.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace {
+
+void check(int rc, char const* what) {
+  if (rc != 0) throw std::runtime_error(std::string(what) + ": " + XGBGetLastError());
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 4) {
+    std::fprintf(stderr, "usage: xgb_train_gpu DATA ROUNDS DEPTH [FITS=4] [DEVICE=cuda]\n");
+    return 2;
+  }
+  try {
+    std::string const path = argv[1], depth = argv[3], device = argc > 5 ? argv[5] : "cuda";
+    int const rounds = std::atoi(argv[2]), fits = argc > 4 ? std::atoi(argv[4]) : 4;
+    std::ifstream in(path, std::ios::binary);
+    std::int64_t rows = 0, cols = 0;
+    in.read(reinterpret_cast<char*>(&rows), 8);
+    in.read(reinterpret_cast<char*>(&cols), 8);
+    if (!in || rows <= 0 || cols <= 0) throw std::runtime_error(path + ": bad header");
+    std::vector<float> X(static_cast<std::size_t>(rows * cols)), y(static_cast<std::size_t>(rows));
+    in.read(reinterpret_cast<char*>(X.data()), static_cast<std::streamsize>(X.size() * 4));
+    in.read(reinterpret_cast<char*>(y.data()), static_cast<std::streamsize>(y.size() * 4));
+    if (!in) throw std::runtime_error(path + ": truncated");
+    DMatrixHandle d;
+    check(XGDMatrixCreateFromMat(X.data(), rows, cols, NAN, &d), "XGDMatrixCreateFromMat");
+    check(XGDMatrixSetFloatInfo(d, "label", y.data(), rows), "XGDMatrixSetFloatInfo");
+    std::printf("fit,seconds,model_bytes\n");
+    for (int fit = 0; fit < fits; ++fit) {
+      auto const t0 = std::chrono::steady_clock::now();
+      BoosterHandle b;
+      check(XGBoosterCreate(&d, 1, &b), "XGBoosterCreate");
+      char const* params[][2] = {{"device", device.c_str()}, {"tree_method", "hist"}, {"objective", "binary:logistic"},
+                                 {"max_depth", depth.c_str()}, {"eta", "0.3"}, {"max_bin", "256"}, {"nthread", "16"}};
+      for (auto const& p : params) check(XGBoosterSetParam(b, p[0], p[1]), "XGBoosterSetParam");
+      for (int r = 0; r < rounds; ++r) check(XGBoosterUpdateOneIter(b, r, d), "XGBoosterUpdateOneIter");
+      bst_ulong len = 0;
+      char const* buf = nullptr;
+      check(XGBoosterSaveModelToBuffer(b, "{\"format\": \"json\"}", &len, &buf), "XGBoosterSaveModelToBuffer");
+      double const s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      std::printf("%d,%.4f,%llu\n", fit, s, static_cast<unsigned long long>(len));
+      std::fflush(stdout);
+      XGBoosterFree(b);
+    }
+    XGDMatrixFree(d);
+  } catch (std::exception const& e) {
+    std::fprintf(stderr, "xgb_train_gpu: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}
