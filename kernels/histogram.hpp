@@ -29,8 +29,10 @@ struct HistNode {
 };
 
 /// One team's work in the tile kernel: rows ridx[begin, end) of a node, one feature group.
+/// `exclusive`: the tile holds all of the node's rows, so its flush stores the group's bins
+/// instead of adding to them (no atomics, and the node's histogram needs no zeroing first).
 struct HistTile {
-  std::int32_t slot, begin, end, group;
+  std::int32_t slot, begin, end, group, exclusive;
 };
 
 /// hist(sibling) = hist(parent) − hist(built).
@@ -92,9 +94,28 @@ class HistogramBuilder {
       bool const tile = tile_ok_ && (n.end - n.begin) >= min_shared_;
       (tile ? tile_nodes : global_nodes).push_back(n);
     }
-    zero(space, nodes, hist);
+    std::int32_t const tile_rows = tile_height(space, tile_nodes);
+    std::vector<HistNode> to_zero(global_nodes);
+    for (auto const& n : tile_nodes)
+      if (n.end - n.begin > tile_rows) to_zero.push_back(n);
+    if (!to_zero.empty()) zero(space, to_zero, hist);
     if (!global_nodes.empty()) build_global(space, bins.by_row, ridx, gpair, global_nodes, hist);
-    if (!tile_nodes.empty()) build_tile(space, bins.by_row, ridx, gpair, tile_nodes, hist);
+    if (!tile_nodes.empty()) build_tile(space, bins.by_row, ridx, gpair, tile_nodes, tile_rows, hist);
+  }
+
+  /// Rows per tile for `nodes`. Host teams are cores: a level with one small node (the smaller
+  /// child near the root) would otherwise be a single tile on a single core, so tiles shrink until
+  /// every core gets one (the tile layout never changes a sum).
+  std::int32_t tile_height(ExecutionSpace const& space, std::vector<HistNode> const& nodes) const {
+    std::int32_t tile_rows = tile_rows_;
+    if constexpr (Kokkos::SpaceAccessibility<ExecutionSpace, Kokkos::HostSpace>::accessible) {
+      std::int64_t rows = 0;
+      for (auto const& n : nodes) rows += n.end - n.begin;
+      std::int64_t const cores = compat::concurrency(space);
+      std::int64_t const even = std::max<std::int64_t>(1024, (rows + cores - 1) / cores);
+      tile_rows = static_cast<std::int32_t>(std::min<std::int64_t>(tile_rows, even));
+    }
+    return tile_rows;
   }
 
   /// hist(sibling) = hist(parent) − hist(built) for each triple (exact, integer).
@@ -177,23 +198,12 @@ class HistogramBuilder {
 
   void build_tile(ExecutionSpace const& space, bins_view bins, Kokkos::View<const std::int32_t*, Mem> ridx,
                   Kokkos::View<const GradientPairInt64*, Mem> gpair, std::vector<HistNode> const& nodes,
-                  hist_view hist) {
-    std::int32_t tile_rows = tile_rows_;
-    if constexpr (Kokkos::SpaceAccessibility<ExecutionSpace, Kokkos::HostSpace>::accessible) {
-      // Host teams are cores: a level with one small node (the smaller child near the root) would
-      // otherwise be a single tile on a single core. Shrink tiles so every core gets one (the tile
-      // layout never changes a sum).
-      std::int64_t rows = 0;
-      for (auto const& n : nodes) rows += n.end - n.begin;
-      std::int64_t const cores = compat::concurrency(space);
-      std::int64_t const even = std::max<std::int64_t>(1024, (rows + cores - 1) / cores);
-      tile_rows = static_cast<std::int32_t>(std::min<std::int64_t>(tile_rows, even));
-    }
+                  std::int32_t tile_rows, hist_view hist) {
     std::vector<HistTile> tiles;
     for (auto const& n : nodes)
       for (std::int32_t b = n.begin; b < n.end; b += tile_rows)
         for (int g = 0; g < n_groups_; ++g)
-          tiles.push_back(HistTile{n.slot, b, b + tile_rows < n.end ? b + tile_rows : n.end, g});
+          tiles.push_back(HistTile{n.slot, b, b + tile_rows < n.end ? b + tile_rows : n.end, g, n.end - n.begin <= tile_rows});
     if (tiles.empty()) return;
     auto d = upload(tiles_, tiles);
     auto gfeat = group_feature_;
@@ -258,6 +268,10 @@ class HistogramBuilder {
             std::int32_t const b = slot_bin(s0 + j);
             if (b < 0) return;  // a feature's missing slot
             GradientPairInt64 const v = local(j);
+            if (t.exclusive) {
+              hist(t.slot, b) = v;
+              return;
+            }
             if (v.grad != 0) Kokkos::atomic_add(&hist(t.slot, b).grad, v.grad);
             if (v.hess != 0) Kokkos::atomic_add(&hist(t.slot, b).hess, v.hess);
           });
