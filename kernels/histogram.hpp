@@ -209,7 +209,7 @@ class HistogramBuilder {
     auto gfeat = group_feature_;
     auto slot_bin = slot_bin_;
     auto ptrs = ptrs_;
-    using policy = Kokkos::TeamPolicy<ExecutionSpace>;
+    using policy = Kokkos::TeamPolicy<ExecutionSpace, Kokkos::Schedule<Kokkos::Dynamic>>;
     using scratch = Kokkos::View<GradientPairInt64*, typename ExecutionSpace::scratch_memory_space,
                                  Kokkos::MemoryUnmanaged>;
     using offsets = Kokkos::View<std::uint32_t*, typename ExecutionSpace::scratch_memory_space,
@@ -245,8 +245,10 @@ class HistogramBuilder {
               GradientPairInt64 const g = gpair(row);
               if (g.grad == 0 && g.hess == 0) continue;
               BinT const* codes = &bins(row, f0);
+              GradientPairInt64* const loc = local.data();
+              std::uint32_t const* const first = off.data();
               for (std::int32_t k = 0; k < nfg; ++k) {
-                GradientPairInt64& h = local(off(k) + codes[k]);
+                GradientPairInt64& h = loc[first[k] + codes[k]];
                 h.grad += g.grad;
                 h.hess += g.hess;
               }
