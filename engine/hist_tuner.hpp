@@ -49,6 +49,7 @@ struct HistTuneOptions {
   int max_reps = 64;              ///< cap on builds per sample (a noisy calibration cannot blow up a sample)
   double prune_factor = 2.0;      ///< after round 0, candidates slower than this × the fastest stop being timed
   double budget_seconds = 1.0;    ///< quartering stops once tuning has taken this long (root always finishes)
+  std::int64_t untimed_min_shared = 2048;  ///< min_shared when the budget stops the quartering (GrowParams' default)
 };
 
 /// Default tile sizes: 256..4096 rows on GPUs (a team's scratch tile per block); on host backends,
@@ -228,7 +229,12 @@ HistTuneResult measure_hist_tiles(ExecutionSpace const& space,
   // Quarter the segment while tiles still win.
   r.min_shared = n;
   for (std::int64_t seg = n / 4; seg >= o.min_segment; seg /= 4) {
-    if (std::chrono::duration<double>(clock::now() - start).count() > o.budget_seconds) break;
+    if (std::chrono::duration<double>(clock::now() - start).count() > o.budget_seconds) {
+      // Tiles won every segment timed: assume they keep winning down to the grower's default
+      // rather than sending every node below the last timed segment to the global-atomic kernel.
+      r.min_shared = std::min(r.min_shared, o.untimed_min_shared);
+      break;
+    }
     auto const m = compare({&global, &tiles[best]}, seg);
     r.timings.emplace_back("seg" + std::to_string(seg) + "/global", m[0]);
     r.timings.emplace_back("seg" + std::to_string(seg) + "/tile", m[1]);

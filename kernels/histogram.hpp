@@ -50,11 +50,11 @@ struct HistSubtraction {
 template <class ExecutionSpace, class Mem, class BinT>
 class HistogramBuilder {
  public:
-  /// Slots of one tile's team-local histogram: 32 KiB of shared memory per team on GPUs; 128 KiB on
-  /// host backends, where a team is one core and its L2 holds the tile, so that 28 features × 257
+  /// Slots of one tile's team-local histogram: 32 KiB of shared memory per team on GPUs; 512 KiB on
+  /// host backends, where a team is one core and its L2 holds the tile, so that 100 features × 257
   /// slots fit one group and each row is read once per tile instead of once per group.
   static constexpr std::uint32_t kTileBins =
-      Kokkos::SpaceAccessibility<ExecutionSpace, Kokkos::HostSpace>::accessible ? 8192 : 2048;
+      Kokkos::SpaceAccessibility<ExecutionSpace, Kokkos::HostSpace>::accessible ? 32768 : 2048;
   using hist_view = Kokkos::View<GradientPairInt64**, Kokkos::LayoutRight, Mem>;
   using bins_view = Kokkos::View<const BinT**, Kokkos::LayoutRight, Mem>;
 

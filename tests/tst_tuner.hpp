@@ -197,6 +197,15 @@ TEST_CASE("hist tuner " TEST_BACKEND ": measured answer is a candidate, stored a
   CHECK(again.source == kboost::HistTuneResult::Source::kStore);
   CHECK(again.tile_rows == r.tile_rows);
   CHECK(again.min_shared == r.min_shared);
+  // no time left after the root: tiles, when they win at the root, are kept down to untimed_min_shared
+  {
+    auto q = o;
+    q.budget_seconds = 0;
+    q.untimed_min_shared = 777;
+    auto const b = kboost::measure_hist_tiles<TEST_EXECSPACE, TEST_MEMSPACE>(TEST_EXECSPACE(), cbins, ptrs, q);
+    INFO(b.describe());
+    CHECK((b.min_shared == kboost::kHistNeverTile || b.min_shared == 777));
+  }
   // below min_rows: defaults, nothing measured
   o.min_rows = rows + 1;
   CHECK(kboost::tuned_hist_choice<TEST_EXECSPACE, TEST_MEMSPACE>(TEST_EXECSPACE(), cbins, ptrs, o, &store).source ==
