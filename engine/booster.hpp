@@ -302,7 +302,6 @@ void BasicBooster<ExecutionSpace>::fit_rounds(TrainParams const& p, HostDMatrix 
   std::vector<std::string> metrics = p.eval_metric;
   if (metrics.empty()) metrics.push_back(default_metric(obj.name, obj.tweedie_variance_power));
 
-
   Kokkos::View<GradientPair**, Kokkos::LayoutRight, Mem> gpair(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::train::gpair"), n_groups, rows);
   Kokkos::View<GradientPairInt64*, Mem> gq(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::train::gq"), rows);

@@ -120,7 +120,8 @@ TrainParams parse_params(std::map<std::string, std::string> const& kv) {
          p.max_delta_step = static_cast<float>(d);
          p.max_delta_step_set = true;
        }},
-      {"max_bin", integer(p.max_bin, 2, kIntMax)},
+      // a feature gets at most max_bin + 1 cut values, and kboost's 16-bit bin codes hold 65,535
+      {"max_bin", integer(p.max_bin, 2, 65534)},
       {"max_leaves", integer(p.max_leaves, 0, kIntMax)},
       {"grow_policy", choice(p.grow_policy, {"depthwise", "lossguide"})},
       {"subsample", real(p.subsample, 0, 1, true, false)},

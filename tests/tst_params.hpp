@@ -55,6 +55,8 @@ TEST_CASE("params " TEST_BACKEND ": errors name the parameter", "[params]") {
   CHECK_THROWS_WITH(kboost::parse_params({{"max_depth", "2.5"}}), ContainsSubstring("max_depth"));
   CHECK_THROWS_WITH(kboost::parse_params({{"subsample", "0"}}), ContainsSubstring("subsample"));
   CHECK_THROWS_WITH(kboost::parse_params({{"max_bin", "1"}}), ContainsSubstring("max_bin"));
+  CHECK_THROWS_WITH(kboost::parse_params({{"max_bin", "65535"}}), ContainsSubstring("max_bin"));
+  CHECK(kboost::parse_params({{"max_bin", "65534"}}).max_bin == 65534);
   CHECK_THROWS_WITH(kboost::parse_params({{"objective", "reg:foo"}}), ContainsSubstring("objective"));
   CHECK_THROWS_WITH(kboost::parse_params({{"tree_method", "exact"}}), ContainsSubstring("tree_method"));
   CHECK_THROWS_WITH(kboost::parse_params({{"objective", "multi:softprob"}}), ContainsSubstring("num_class"));
