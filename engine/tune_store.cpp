@@ -91,7 +91,7 @@ std::string TuneStore::build_key() {
 #if defined(KOKKOS_ENABLE_OPENMP)
     << "openmp|"
 #endif
-    << __DATE__ << ' ' << __TIME__;
+    << KBOOST_TUNED_SOURCES_HASH;
   return std::string(KBOOST_VERSION) + "+" + hex64(fnv1a(s.str()));
 }
 

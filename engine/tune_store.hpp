@@ -27,8 +27,9 @@ class TuneStore {
   static std::string default_dir();
 
   /// The running build: "<kboost version>+<16 hex digits>", the hash over the version, the
-  /// compiler, the Kokkos version and backends, and the compile time of tune_store.cpp (which
-  /// includes the tuned kernels' headers, so a change to them changes the key).
+  /// compiler, the Kokkos version and backends, and a hash of the tuned kernels' sources made at
+  /// configure time (CMakeLists.txt KBOOST_TUNED_SOURCES_HASH): a rebuild of the same sources keeps
+  /// the key, a change to those sources changes it.
   static std::string build_key();
 
   /// The stored value of `key` (e.g. "hist.tile.g4.n20"), if any.
