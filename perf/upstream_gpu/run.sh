@@ -5,7 +5,7 @@
 #   perf/upstream_gpu/run.sh build <src.tar.xz> <dir>     (there) builds libxgboost (CUDA, sm_90,
 #       Release, Ninja) and perf/upstream_gpu/xgb_train_gpu.cpp against it into <dir>
 #   perf/upstream_gpu/run.sh bench <dir> <kboost build> <out> ROWS ROUNDS DEPTH
-#       (there) same data, same call: kboost's perf/bench_train_gpu writes the data and times its
+#       (there; <kboost build>: a CUDA build with perf/, whose perf/bench_train_gpu runs) same data, same call: kboost's perf/bench_train_gpu writes the data and times its
 #       fits (first fit tunes), then upstream's driver times 4 fits on that file (first = fair
 #       comparison, later ones reuse upstream's sketch); CSVs and logs into <out>
 set -euo pipefail
