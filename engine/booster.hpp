@@ -36,6 +36,7 @@
 #include <kboost/engine/metrics.hpp>
 #include <kboost/engine/params.hpp>
 #include <kboost/engine/phase_times.hpp>
+#include <kboost/engine/detail/exact_sketch.hpp>
 #include <kboost/engine/detail/sketch.hpp>
 #include <kboost/engine/detail/tree_grower.hpp>
 
@@ -233,7 +234,11 @@ void BasicBooster<ExecutionSpace>::train(TrainParams const& p, HostDMatrix const
   HistogramCuts<Mem> cuts;
   {
     PhaseTimer t(times_.cuts);
-    cuts = sketch_cuts_from_host<Mem>(space_, hX, dtrain.weight, p.max_bin);
+    if (p.sketch_method == "exact_quantile")
+      cuts = exact_quantile_cuts<Mem>(space_, Kokkos::View<const float**, Kokkos::LayoutRight, Mem>(X),
+                                      Kokkos::View<const float*, Mem>(weight), p.max_bin);
+    else
+      cuts = sketch_cuts_from_host<Mem>(space_, hX, dtrain.weight, p.max_bin);
   }
   // ---- model header
   model_ = Model{};

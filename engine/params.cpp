@@ -177,6 +177,7 @@ TrainParams parse_params(std::map<std::string, std::string> const& kv) {
          p.hist_tune = false;
        }},
       {"hist_tune", boolean(p.hist_tune)},
+      {"sketch_method", choice(p.sketch_method, {"upstream_cpu", "exact_quantile"})},
       // accepted and ignored, as upstream's no-op / informational keys
       {"validate_parameters", [](std::string const& k, std::string const& v) { (void)to_bool(k, v); }},
       {"seed_per_iteration", [](std::string const& k, std::string const& v) { (void)to_bool(k, v); }},
@@ -187,6 +188,7 @@ TrainParams parse_params(std::map<std::string, std::string> const& kv) {
       {"min_split_loss", "gamma"},    {"random_state", "seed"},   {"num_boost_round", "num_round"},
       {"n_estimators", "num_round"},  {"n_jobs", "nthread"},      {"kboost_min_shared", "min_shared"},
       {"kboost_tile_rows", "tile_rows"},  {"kboost_hist_tune", "hist_tune"},
+      {"kboost_sketch_method", "sketch_method"},
   };
   for (auto const& [key0, value0] : kv) {
     std::string key = key0;

@@ -55,6 +55,12 @@ struct TrainParams {
   std::int32_t tile_rows = 4096;  ///< kboost_tile_rows: rows per histogram tile
   bool hist_tune = true;          ///< kboost_hist_tune: measure tile_rows/min_shared on the first fit of a
                                   ///< shape (engine/hist_tuner.hpp); off when either is given explicitly
+  /// kboost_sketch_method: how the histogram cuts are found, the same on every backend.
+  /// "upstream_cpu": a host replica of upstream's CPU hist sketch (the cuts of xgboost's
+  /// tree_method=hist on the CPU, bit for bit; engine/detail/sketch.hpp). "exact_quantile": exact
+  /// weighted quantiles by a radix selection on the execution space, the matrix never copied to
+  /// the host (engine/detail/exact_sketch.hpp); on a GPU it is tens of times faster at 10M rows.
+  std::string sketch_method = "upstream_cpu";
 };
 
 /// Parses key/value strings into TrainParams. Keys are XGBoost's (aliases: learning_rate,

@@ -3,12 +3,14 @@
 /// synthetic dense float32 rows × features (normal values, label from a noisy linear rule),
 /// binary:logistic, eta 0.3, depth 6, 256 bins, 10 rounds. Runs, after two warm-up fits that load
 /// every kernel: one first fit with an empty tune store (its "tune" phase is the tuner's cost), then
-/// `repeats` interleaved pairs of fits with the tuned histogram kernel choice (read from the store)
-/// and with the global-atomic kernel forced (kboost_min_shared = 9e18). Each fit is
+/// `repeats` fits with the tuned histogram kernel choice (read from the store), interleaved with as
+/// many fits with the global-atomic kernel forced (kboost_min_shared = 9e18) when --compare-global
+/// is 1. --sketch sets kboost_sketch_method (upstream_cpu or exact_quantile). Each fit is
 /// Booster::train from host data (upload, cuts, binning and all rounds). Prints medians and the
 /// tuned/global ratio, checks the two models are byte-identical, writes one CSV row per fit.
 ///   bench_train_gpu [--rows 1000000] [--features 28] [--rounds 10] [--depth 6] [--bins 256]
 ///                   [--repeats 7] [--csv FILE] [--write-data FILE] [--tune-dir DIR]
+///                   [--sketch upstream_cpu] [--compare-global 0]
 /// --write-data writes the data for other tools: int64 rows, int64 features, rows × features
 /// float32 (row-major), rows float32 labels. --tune-dir sets KBOOST_TUNE_DIR (default: a fresh
 /// directory under /tmp, so the first fit always tunes).
@@ -122,7 +124,7 @@ Fit fit(std::map<std::string, std::string> const& kv, kboost::HostDMatrix const&
 int main(int argc, char* argv[]) {
   std::map<std::string, std::string> a{{"rows", "1000000"}, {"features", "28"}, {"rounds", "10"}, {"depth", "6"},
                                        {"bins", "256"},      {"repeats", "7"},   {"csv", ""},      {"write-data", ""},
-                                       {"tune-dir", ""}};
+                                       {"tune-dir", ""},     {"sketch", "upstream_cpu"}, {"compare-global", "0"}};
   CLI::App app{"kboost GPU benchmark"};
   for (auto& [key, value] : a) app.add_option("--" + key, value)->default_val(value);
   CLI11_PARSE(app, argc, argv);
@@ -144,7 +146,9 @@ int main(int argc, char* argv[]) {
     if (!a["write-data"].empty()) write_data(a["write-data"], d);
     std::map<std::string, std::string> const base{{"objective", "binary:logistic"}, {"num_round", a["rounds"]},
                                                   {"max_depth", a["depth"]},        {"max_bin", a["bins"]},
-                                                  {"eta", "0.3"},                   {"verbosity", "0"}};
+                                                  {"eta", "0.3"},                   {"verbosity", "0"},
+                                                  {"kboost_sketch_method", a["sketch"]}};
+    bool const compare_global = a["compare-global"] == "1";
     auto with = [&](std::map<std::string, std::string> extra) {
       auto kv = base;
       for (auto const& [k, v] : extra) kv[k] = v;
@@ -169,8 +173,8 @@ int main(int argc, char* argv[]) {
                 fits.back().second.phases.tune, fits.back().second.tuning.describe().c_str());
     for (int r = 0; r < repeats; ++r) {
       bool const tuned_first = r % 2 == 0;
-      for (int k = 0; k < 2; ++k) {
-        bool const is_tuned = (k == 0) == tuned_first;
+      for (int k = 0; k < (compare_global ? 2 : 1); ++k) {
+        bool const is_tuned = (k == 0) == tuned_first || !compare_global;
         fits.emplace_back(is_tuned ? "tuned" : "global", fit(is_tuned ? tuned : global, d));
       }
     }
@@ -198,7 +202,7 @@ int main(int argc, char* argv[]) {
         char buf[512];
         std::snprintf(buf, sizeof buf,
                       "kboost,%s,%s,%d,%zu,%zu,%s,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%d,%lld,%016llx\n",
-                      space.c_str(), mode.c_str(), mode == "tuned_first" ? 0 : (rep++) / 2, rows, features,
+                      space.c_str(), mode.c_str(), mode == "tuned_first" ? 0 : (rep++) / (compare_global ? 2 : 1), rows, features,
                       a["rounds"].c_str(), f.wall, p.cuts, p.binning, p.gradients, p.histograms, p.splits, p.partition,
                       p.leaves, p.eval, p.tune, mode == "global" ? 0 : f.tuning.tile_rows,
                       mode == "global" ? -1LL : static_cast<long long>(f.tuning.min_shared),

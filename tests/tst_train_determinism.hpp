@@ -117,6 +117,16 @@ TEST_CASE("train " TEST_BACKEND ": model bytes identical across runs and backend
                 {"seed", "7"}},
                housing, housing);
   }
+  SECTION("exact quantile sketch (sketch_method = exact_quantile), weighted rows") {
+    kboost::ReadOptions csv;
+    csv.label_column = "median_house_value";
+    auto housing = kboost::read_dataset(shared_path("data/california_housing/housing.csv"), csv);
+    housing.weight = Kokkos::View<float*, Kokkos::HostSpace>("w", housing.n_rows);
+    for (std::size_t i = 0; i < housing.n_rows; ++i) housing.weight(i) = 0.5f + static_cast<float>(i % 5) * 0.25f;
+    check_bits("housing_exact_quantile", {{"objective", "reg:squarederror"}, {"num_round", "4"}, {"max_depth", "8"},
+                {"kboost_sketch_method", "exact_quantile"}},
+               housing, housing);
+  }
   SECTION("multi:softprob") {
     kboost::ReadOptions tsv;
     tsv.label_column = "0";

@@ -327,19 +327,33 @@ FeatureCuts sketch_feature(float const* values, float const* weights, std::size_
     std::size_t const max_num_bins = std::min(intermediate, static_cast<std::size_t>(max_bin));
     Summary a;
     set_prune(a, reduced, max_num_bins + 1);
-    float const mval = a[0].value;
-    out.min_val = mval - std::fabs(mval) - 1e-5f;
-    // AddCutPoint
-    std::size_t const required = std::min(a.size(), max_num_bins);
-    for (std::size_t i = 1; i < required; ++i) {
-      float const cpt = a[i].value;
-      if (i == 1 || cpt > out.values.back()) out.values.push_back(cpt);
-    }
-    out.values.push_back(sentinel_above(a.back().value));
+    std::vector<float> values(a.size());
+    for (std::size_t i = 0; i < a.size(); ++i) values[i] = a[i].value;
+    out = cuts_from_summary(values, max_num_bins);
   } else {
-    out.min_val = 1e-5f;  // empty column, as upstream
-    out.values.push_back(sentinel_above(out.min_val));
+    out = empty_feature_cuts();
   }
+  return out;
+}
+
+FeatureCuts cuts_from_summary(std::vector<float> const& a, std::size_t max_num_bins) {
+  if (a.empty()) throw std::runtime_error("cuts_from_summary: empty summary");
+  FeatureCuts out;
+  float const mval = a[0];
+  out.min_val = mval - std::fabs(mval) - 1e-5f;
+  std::size_t const required = std::min(a.size(), max_num_bins);
+  for (std::size_t i = 1; i < required; ++i) {
+    float const cpt = a[i];
+    if (i == 1 || cpt > out.values.back()) out.values.push_back(cpt);
+  }
+  out.values.push_back(sentinel_above(a.back()));
+  return out;
+}
+
+FeatureCuts empty_feature_cuts() {
+  FeatureCuts out;
+  out.min_val = 1e-5f;  // as upstream
+  out.values.push_back(sentinel_above(out.min_val));
   return out;
 }
 

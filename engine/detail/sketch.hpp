@@ -1,6 +1,7 @@
 #pragma once
 /// \file sketch.hpp
-/// Computing the HistogramCuts (kernels/hist_cuts.hpp) of a training matrix, once per fit.
+/// Computing the HistogramCuts (kernels/hist_cuts.hpp) of a training matrix, once per fit, with
+/// `sketch_method = upstream_cpu` (the default; exact_quantile: engine/detail/exact_sketch.hpp).
 ///
 /// Algorithm: upstream's CPU hist path (common::SketchOnDMatrix -> HostSketchContainer,
 /// src/common/quantile.{h,cc}: WQuantileSketch per feature with rows pushed in order, AllReduce
@@ -39,6 +40,38 @@ FeatureCuts sketch_feature(std::vector<float> const& values, std::vector<float> 
 
 /// The same on n values at `values` with weights at `weights` (nullptr = all 1).
 FeatureCuts sketch_feature(float const* values, float const* weights, std::size_t n, int max_bin);
+
+/// Cuts of one feature from its pruned summary `a` (increasing distinct values, at least one), as
+/// upstream's SketchContainerImpl::MakeCuts + AddCutPoint (src/common/quantile.cc): cuts
+/// a[1 .. min(|a|, max_num_bins)) without repeats, then a sentinel above a's last value; min_val
+/// below a[0]. Throws std::runtime_error if `a` is empty.
+FeatureCuts cuts_from_summary(std::vector<float> const& a, std::size_t max_num_bins);
+
+/// The cuts of an empty (all-missing) feature, as upstream's.
+FeatureCuts empty_feature_cuts();
+
+/// HistogramCuts in memory space `Mem` holding `per_feature` in order (ptrs, values, min_vals).
+template <class Mem, class ExecutionSpace>
+HistogramCuts<Mem> assemble_cuts(ExecutionSpace const& space, std::vector<FeatureCuts> const& per_feature) {
+  std::size_t const features = per_feature.size();
+  std::vector<std::uint32_t> ptrs(features + 1, 0);
+  std::vector<float> values, mins(features);
+  for (std::size_t f = 0; f < features; ++f) {
+    values.insert(values.end(), per_feature[f].values.begin(), per_feature[f].values.end());
+    ptrs[f + 1] = static_cast<std::uint32_t>(values.size());
+    mins[f] = per_feature[f].min_val;
+  }
+  HistogramCuts<Mem> cuts;
+  cuts.ptrs = Kokkos::View<std::uint32_t*, Mem>("kboost::HistogramCuts::ptrs", features + 1);
+  cuts.values = Kokkos::View<float*, Mem>("kboost::HistogramCuts::values", values.size());
+  cuts.min_vals = Kokkos::View<float*, Mem>("kboost::HistogramCuts::min_vals", features);
+  counted_deep_copy(cuts.ptrs, Kokkos::View<std::uint32_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(ptrs.data(), ptrs.size()));
+  counted_deep_copy(cuts.values, Kokkos::View<float*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(values.data(), values.size()));
+  counted_deep_copy(cuts.min_vals, Kokkos::View<float*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(mins.data(), mins.size()));
+  space.fence();
+  cuts.total_bins = static_cast<std::uint32_t>(values.size());
+  return cuts;
+}
 
 /// Cuts of every column of host matrix hX (rows × features, NaN = missing) with host sample weights
 /// `hw` (rows, or extent 0 = all 1), at most `max_bin` bins per feature, returned in memory space
@@ -130,23 +163,7 @@ HistogramCuts<Mem> sketch_cuts_from_host(ExecutionSpace const& space,
     per_feature[f] = sketch_feature(cols.get() + col_begin[f], weighted ? wcols.get() + col_begin[f] : nullptr,
                                     col_begin[f + 1] - col_begin[f], max_bin);
   });
-  std::vector<std::uint32_t> ptrs(features + 1, 0);
-  std::vector<float> values, mins(features);
-  for (std::size_t f = 0; f < features; ++f) {
-    values.insert(values.end(), per_feature[f].values.begin(), per_feature[f].values.end());
-    ptrs[f + 1] = static_cast<std::uint32_t>(values.size());
-    mins[f] = per_feature[f].min_val;
-  }
-  HistogramCuts<Mem> cuts;
-  cuts.ptrs = Kokkos::View<std::uint32_t*, Mem>("kboost::HistogramCuts::ptrs", features + 1);
-  cuts.values = Kokkos::View<float*, Mem>("kboost::HistogramCuts::values", values.size());
-  cuts.min_vals = Kokkos::View<float*, Mem>("kboost::HistogramCuts::min_vals", features);
-  counted_deep_copy(cuts.ptrs, Kokkos::View<std::uint32_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(ptrs.data(), ptrs.size()));
-  counted_deep_copy(cuts.values, Kokkos::View<float*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(values.data(), values.size()));
-  counted_deep_copy(cuts.min_vals, Kokkos::View<float*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(mins.data(), mins.size()));
-  space.fence();
-  cuts.total_bins = static_cast<std::uint32_t>(values.size());
-  return cuts;
+  return assemble_cuts<Mem>(space, per_feature);
 }
 
 }  // namespace kboost

@@ -4,8 +4,10 @@
 #       from their public repositories (git clones in $XGB_REPO and $DMLC_REPO), as one tarball
 #   perf/upstream_gpu/run.sh build <src.tar.xz> <dir>     (there) builds libxgboost (CUDA, sm_90,
 #       Release, Ninja) and perf/upstream_gpu/xgb_train_gpu.cpp against it into <dir>
-#   perf/upstream_gpu/run.sh bench <dir> <kboost build> <out> ROWS ROUNDS DEPTH
-#       (there; <kboost build>: a CUDA build with perf/, whose perf/bench_train_gpu runs) same data, same call: kboost's perf/bench_train_gpu writes the data and times its
+#   perf/upstream_gpu/run.sh bench <dir> <kboost build> <out> ROWS ROUNDS DEPTH [SKETCH]
+#       (there; <kboost build>: a CUDA build with perf/, whose perf/bench_train_gpu runs;
+#       SKETCH: kboost_sketch_method, upstream_cpu or exact_quantile) same data, same call:
+#       kboost's perf/bench_train_gpu writes the data and times its
 #       fits (first fit tunes), then upstream's driver times 4 fits on that file (first = fair
 #       comparison, later ones reuse upstream's sketch); CSVs and logs into <out>
 set -euo pipefail
@@ -28,11 +30,11 @@ case "${1:-}" in
     g++ -O2 -std=c++17 "$repo/perf/upstream_gpu/xgb_train_gpu.cpp" -I"$dir/src/include" -L"$dir/src/lib" \
       -Wl,-rpath,"$dir/src/lib" -lxgboost -o "$dir/xgb_train_gpu" ;;
   bench)
-    dir=$(realpath "$2") kb=$(realpath "$3") out=$4 rows=$5 rounds=$6 depth=$7
+    dir=$(realpath "$2") kb=$(realpath "$3") out=$4 rows=$5 rounds=$6 depth=$7 sketch=${8:-upstream_cpu}
     mkdir -p "$out" && out=$(realpath "$out")
-    tag=${rows}x28_r${rounds}_d${depth}
+    tag=${rows}x28_r${rounds}_d${depth}_${sketch}
     data=/tmp/kboost_bench_$tag.bin
-    "$kb/perf/bench_train_gpu" --rows "$rows" --rounds "$rounds" --depth "$depth" --repeats 3 \
+    "$kb/perf/bench_train_gpu" --rows "$rows" --rounds "$rounds" --depth "$depth" --repeats 3 --sketch "$sketch" \
       --csv "$out/kboost_$tag.csv" --write-data "$data" >"$out/kboost_$tag.log" 2>&1
     "$dir/xgb_train_gpu" "$data" "$rounds" "$depth" 4 >"$out/upstream_$tag.csv" 2>"$out/upstream_$tag.log"
     rm -f "$data" ;;

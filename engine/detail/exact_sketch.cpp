@@ -1,0 +1,123 @@
+/// \file exact_sketch.cpp
+/// Host half of the exact quantile sketch (engine/detail/exact_sketch.hpp).
+#include <kboost/engine/detail/exact_sketch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace kboost {
+namespace {
+
+/// Largest total weight of one feature: k · total stays below 2^63 for every k < max_bin ≤ 65,534.
+constexpr std::uint64_t kMaxTotal = std::uint64_t(1) << 46;
+
+}  // namespace
+
+int sketch_weight_shift(std::size_t rows, double max_weight) {
+  double const bound = static_cast<double>(rows) * max_weight;
+  if (!(bound > 0)) return 0;
+  int e = 0;
+  std::frexp(bound, &e);  // bound < 2^e
+  return 46 - e;
+}
+
+RadixQuantileSelection::RadixQuantileSelection(std::size_t n_features, int max_bin)
+    : max_bin_(max_bin), features_(n_features) {
+  if (max_bin < 2) throw std::runtime_error("sketch_cuts: max_bin must be at least 2, got " + std::to_string(max_bin));
+  for (auto& f : features_) f.slots.push_back(Bucket{0, 0, 0, 0, 0});
+}
+
+std::size_t RadixQuantileSelection::max_cells() const {
+  return std::max<std::size_t>(sketch_digits(0), max_slots() * sketch_digits(1));
+}
+
+std::vector<std::uint32_t> RadixQuantileSelection::slot_base() const {
+  std::vector<std::uint32_t> base(features_.size() + 1, 0);
+  for (std::size_t f = 0; f < features_.size(); ++f)
+    base[f + 1] = base[f] + static_cast<std::uint32_t>(features_[f].slots.size());
+  return base;
+}
+
+std::vector<std::size_t> RadixQuantileSelection::chosen(Feature& feature, std::vector<Bucket> const& children) const {
+  std::vector<std::size_t> out;
+  if (children.empty()) return out;
+  if (feature.every_value && children.size() <= max_slots()) {
+    for (std::size_t j = 0; j < children.size(); ++j) out.push_back(j);
+    return out;
+  }
+  feature.every_value = false;
+  // The bucket holding rank position k·W/n for k = 1 .. n−1 (n = max_bin), compared as
+  // n·base ≤ k·W < n·(base + weight) in integers; plus the first and the last bucket.
+  std::uint64_t const n = static_cast<std::uint64_t>(max_bin_), total = feature.total;
+  out.push_back(0);
+  std::size_t j = 0;
+  for (std::uint64_t k = 1; k < n; ++k) {
+    std::uint64_t const target = k * total;
+    while (j + 1 < children.size() && n * (children[j].base + children[j].weight) <= target) ++j;
+    if (out.back() != j) out.push_back(j);
+  }
+  if (out.back() != children.size() - 1) out.push_back(children.size() - 1);
+  return out;
+}
+
+std::vector<std::int32_t> RadixQuantileSelection::refine(std::vector<std::uint64_t> const& counts) {
+  if (level_ >= kSketchLevels) throw std::logic_error("RadixQuantileSelection::refine after the last level");
+  std::vector<std::uint32_t> const base = slot_base();
+  std::uint32_t const digits = sketch_digits(level_);
+  int const bits = sketch_digit_bits(level_);
+  if (counts.size() != std::size_t(base.back()) * digits)
+    throw std::runtime_error("RadixQuantileSelection: " + std::to_string(counts.size()) + " counts for " +
+                             std::to_string(base.back()) + " buckets");
+  bool const last = level_ + 1 == kSketchLevels;
+  std::vector<std::int32_t> table(last ? 0 : counts.size(), -1);
+  if (last) cuts_.assign(features_.size(), FeatureCuts{});
+  std::vector<Bucket> children;
+  for (std::size_t f = 0; f < features_.size(); ++f) {
+    Feature& feature = features_[f];
+    children.clear();
+    for (std::uint32_t s = 0; s < feature.slots.size(); ++s) {
+      std::uint64_t below = feature.slots[s].base;
+      for (std::uint32_t d = 0; d < digits; ++d) {
+        std::uint64_t const c = counts[(std::size_t(base[f]) + s) * digits + d];
+        if (c == 0) continue;
+        children.push_back(Bucket{(feature.slots[s].prefix << bits) | d, below, c, s, d});
+        below += c;
+      }
+    }
+    if (level_ == 0) {
+      feature.total = children.empty() ? 0 : children.back().base + children.back().weight;
+      if (feature.total >= kMaxTotal)
+        throw std::runtime_error("sketch_cuts: a feature's total weight " + std::to_string(feature.total) +
+                                 " exceeds 2^46 fixed-point units");
+    }
+    std::vector<std::size_t> const keep = chosen(feature, children);
+    if (last) {
+      if (keep.empty()) {
+        cuts_[f] = empty_feature_cuts();
+        continue;
+      }
+      std::vector<float> a;
+      for (std::size_t j : keep) a.push_back(sketch_value(children[j].prefix));
+      cuts_[f] = cuts_from_summary(a, static_cast<std::size_t>(max_bin_));
+      continue;
+    }
+    std::vector<Bucket> next;
+    for (std::size_t j : keep) {
+      Bucket const& c = children[j];
+      table[(std::size_t(base[f]) + c.slot) * digits + c.digit] = static_cast<std::int32_t>(next.size());
+      next.push_back(c);
+    }
+    feature.slots = std::move(next);
+  }
+  ++level_;
+  return table;
+}
+
+std::vector<FeatureCuts> const& RadixQuantileSelection::cuts() const {
+  if (level_ < kSketchLevels) throw std::logic_error("RadixQuantileSelection::cuts before the last level");
+  return cuts_;
+}
+
+}  // namespace kboost

@@ -1,0 +1,161 @@
+#pragma once
+/// \file exact_sketch.hpp
+/// `sketch_method = exact_quantile`: HistogramCuts from the exact weighted quantiles of each
+/// column, found on the execution space by a radix selection (kernels/quantile_sketch.hpp) instead
+/// of upstream's CPU sketch (engine/detail/sketch.hpp). The matrix stays where it is (no host
+/// copy); three counting passes per feature batch, and the host reads back only the bucket counts.
+///
+/// Definition (upstream's layout, src/common/hist_util.h; upstream's summary prune,
+/// src/common/quantile.h WQSummary::SetPrune, applied to the exact column instead of a sketch):
+/// let the column's distinct non-missing values be v_0 < … < v_{D−1} with total weights w_j,
+/// W = Σ w_j and R_j = w_0 + … + w_{j−1}. The summary `a` is every v_j when D ≤ max_bin + 1;
+/// otherwise v_0, then for k = 1 … max_bin − 1 the v_j with R_j ≤ k·W/max_bin < R_j + w_j, then
+/// v_{D−1}, repeats dropped. The cuts are a[1 … min(|a|, max_bin)) and a sentinel above a's last
+/// value; min_val is below a[0] (as upstream's MakeCuts/AddCutPoint). A feature with at most
+/// max_bin distinct values so gets one bin per value, as upstream. Weights are counted in fixed
+/// point (round(w·2^s), one power of two s for the whole matrix so Σ stays below 2^46); unweighted
+/// values count 1. All sums are integers: the same cuts on every backend and thread count, and
+/// (as integer sums of row shards) on any number of processes.
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <kboost/core/compat.hpp>
+#include <kboost/core/transfers.hpp>
+#include <kboost/engine/detail/sketch.hpp>
+#include <kboost/kernels/hist_cuts.hpp>
+#include <kboost/kernels/quantile_sketch.hpp>
+
+namespace kboost {
+
+/// Host half of the radix selection for one batch of features: after each counting pass it
+/// decides which buckets the next pass refines (every non-empty one while a feature may still
+/// have at most max_bin + 1 distinct values, else those holding a quantile target, the minimum or
+/// the maximum: at most max_bin + 1 per feature either way), and after the last pass it makes
+/// the cuts (file comment).
+class RadixQuantileSelection {
+ public:
+  /// Throws std::runtime_error if max_bin < 2.
+  RadixQuantileSelection(std::size_t n_features, int max_bin);
+
+  /// Most buckets one feature refines at any level (max_bin + 1).
+  std::size_t max_slots() const { return static_cast<std::size_t>(max_bin_) + 1; }
+
+  /// First slot of each feature at the current level (n_features + 1 entries, the last = total).
+  std::vector<std::uint32_t> slot_base() const;
+
+  /// Counters per feature the largest level needs (max(65,536, max_slots() · 256)).
+  std::size_t max_cells() const;
+
+  /// Takes the counts of the current level (slot_base().back() · sketch_digits(level()), slot-major) and moves to the
+  /// next: returns the child table (same extent; the next level's slot of each refined bucket, −1
+  /// elsewhere). After the last level it returns an empty table and cuts() is ready.
+  /// Throws std::runtime_error on counts of the wrong extent or a total above 2^46.
+  std::vector<std::int32_t> refine(std::vector<std::uint64_t> const& counts);
+
+  /// The level the next counting pass counts (kSketchLevels once done).
+  int level() const { return level_; }
+
+  /// Per-feature cuts; throws std::logic_error before the last level is refined.
+  std::vector<FeatureCuts> const& cuts() const;
+
+ private:
+  struct Bucket {
+    std::uint32_t prefix;  ///< the key's digits so far
+    std::uint64_t base;    ///< weight of the feature's values below the bucket
+    std::uint64_t weight;  ///< weight of the values in the bucket
+    std::uint32_t slot, digit;  ///< where its count was (parent slot, digit)
+  };
+  struct Feature {
+    bool every_value = true;  ///< still refining every non-empty bucket
+    std::uint64_t total = 0;
+    std::vector<Bucket> slots;
+  };
+  std::vector<std::size_t> chosen(Feature& feature, std::vector<Bucket> const& children) const;
+
+  int max_bin_;
+  int level_ = 0;
+  std::vector<Feature> features_;
+  std::vector<FeatureCuts> cuts_;
+};
+
+/// Power-of-two exponent s for fixed-point sketch weights: rows · max_weight · 2^s < 2^46.
+int sketch_weight_shift(std::size_t rows, double max_weight);
+
+/// Cuts of every column of X (rows × features, NaN = missing) in memory space `Mem`, with sample
+/// weights `weight` (rows, or extent 0 = all 1), by the exact quantile definition in the file
+/// comment. Features are processed in batches whose bucket counters fit 256 MiB.
+/// Throws std::runtime_error on max_bin < 2, a weight extent that is neither 0 nor rows, or a
+/// negative or non-finite weight.
+template <class Mem, class ExecutionSpace>
+HistogramCuts<Mem> exact_quantile_cuts(ExecutionSpace const& space,
+                                       Kokkos::View<const float**, Kokkos::LayoutRight, Mem> X,
+                                       Kokkos::View<const float*, Mem> weight, int max_bin) {
+  compat::ScopedRegion region("kboost::hist_cuts::exact_quantile_cuts");
+  std::size_t const rows = X.extent(0), features = X.extent(1);
+  if (weight.extent(0) != 0 && weight.extent(0) != rows)
+    throw std::runtime_error("sketch_cuts: weight has " + std::to_string(weight.extent(0)) + " entries for " +
+                             std::to_string(rows) + " rows");
+  RadixQuantileSelection const probe(0, max_bin);  // validates max_bin
+  using Policy = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::size_t>>;
+
+  Kokkos::View<std::uint64_t*, Mem> qweight;
+  if (weight.extent(0) != 0) {
+    float wmax = 0;
+    std::size_t invalid = 0;
+    Kokkos::parallel_reduce(
+        "kboost::sketch::weight_max", Policy(space, 0, rows),
+        KOKKOS_LAMBDA(std::size_t i, float& m) { m = weight(i) > m ? weight(i) : m; }, Kokkos::Max<float>(wmax));
+    Kokkos::parallel_reduce(
+        "kboost::sketch::weight_check", Policy(space, 0, rows),
+        KOKKOS_LAMBDA(std::size_t i, std::size_t& n) { n += !(weight(i) >= 0 && compat::math::isfinite(weight(i))); },
+        invalid);
+    if (invalid != 0)
+      throw std::runtime_error("sketch_cuts: " + std::to_string(invalid) + " sample weights are negative or not finite");
+    qweight = quantise_sketch_weights(space, weight, sketch_weight_shift(rows, wmax));
+  }
+
+  std::size_t const per_feature = probe.max_cells() * (sizeof(std::uint64_t) + sizeof(std::int32_t));
+  std::size_t const batch = std::max<std::size_t>(1, (std::size_t(256) << 20) / per_feature);
+  std::vector<FeatureCuts> per_feature_cuts;
+  per_feature_cuts.reserve(features);
+  for (std::size_t f0 = 0; f0 < features; f0 += batch) {
+    std::size_t const fc = std::min(batch, features - f0);
+    std::size_t const cells = fc * probe.max_cells();
+    RadixQuantileSelection select(fc, max_bin);
+    Kokkos::View<std::int32_t**, Kokkos::LayoutRight, Mem> child(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::sketch::child"), kSketchLevels - 1, cells);
+    Kokkos::View<std::uint32_t**, Kokkos::LayoutRight, Mem> slot_base("kboost::sketch::slot_base", kSketchLevels, fc);
+    auto h_slot_base = Kokkos::create_mirror_view(slot_base);
+    Kokkos::View<std::uint64_t*, Mem> counts(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::sketch::counts"),
+                                             cells);
+    for (int level = 0; level < kSketchLevels; ++level) {
+      std::vector<std::uint32_t> const base = select.slot_base();
+      for (std::size_t f = 0; f < fc; ++f) h_slot_base(level, f) = base[f];
+      counted_deep_copy(slot_base, h_slot_base);
+      std::size_t const used = std::size_t(base.back()) * sketch_digits(level);
+      auto level_counts = Kokkos::subview(counts, std::make_pair(std::size_t(0), used));
+      Kokkos::deep_copy(space, level_counts, std::uint64_t(0));
+      count_sketch_level(space, X, Kokkos::View<const std::uint64_t*, Mem>(qweight), f0, fc, level,
+                         Kokkos::View<const std::int32_t**, Kokkos::LayoutRight, Mem>(child),
+                         Kokkos::View<const std::uint32_t**, Kokkos::LayoutRight, Mem>(slot_base), counts);
+      std::vector<std::uint64_t> h_counts(used);
+      counted_deep_copy(Kokkos::View<std::uint64_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(h_counts.data(), used),
+                        level_counts);
+      std::vector<std::int32_t> const table = select.refine(h_counts);
+      if (level + 1 < kSketchLevels)
+        counted_deep_copy(Kokkos::subview(child, level, std::make_pair(std::size_t(0), table.size())),
+                          Kokkos::View<const std::int32_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
+                              table.data(), table.size()));
+    }
+    per_feature_cuts.insert(per_feature_cuts.end(), select.cuts().begin(), select.cuts().end());
+  }
+  return assemble_cuts<Mem>(space, per_feature_cuts);
+}
+
+}  // namespace kboost
