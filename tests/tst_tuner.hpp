@@ -206,6 +206,18 @@ TEST_CASE("hist tuner " TEST_BACKEND ": measured answer is a candidate, stored a
     INFO(b.describe());
     CHECK((b.min_shared == kboost::kHistNeverTile || b.min_shared == 777));
   }
+  // more rows than max_rows: the builds are timed on max_rows rows (root and quartered segments
+  // below it), the key still names the fit's shape
+  {
+    auto q = o;
+    q.max_rows = 5000;
+    auto const b = kboost::measure_hist_tiles<TEST_EXECSPACE, TEST_MEMSPACE>(TEST_EXECSPACE(), cbins, ptrs, q);
+    INFO(b.describe());
+    CHECK(b.key == "hist.tile.g1.n14");
+    CHECK((b.min_shared == kboost::kHistNeverTile || b.min_shared == 5000 || b.min_shared == 1250 ||
+           b.min_shared == 312));
+    for (auto const& t : b.timings) CHECK(t.first.rfind("seg5000", 0) != 0);  // uncapped: the first segment
+  }
   // below min_rows: defaults, nothing measured
   o.min_rows = rows + 1;
   CHECK(kboost::tuned_hist_choice<TEST_EXECSPACE, TEST_MEMSPACE>(TEST_EXECSPACE(), cbins, ptrs, o, &store).source ==
