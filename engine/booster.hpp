@@ -253,10 +253,7 @@ void BasicBooster<ExecutionSpace>::train(TrainParams const& p, HostDMatrix const
   model_.iteration_indptr.push_back(0);
 
   hX = decltype(hX)();  // the float matrices are not needed once binned
-  auto const h_ptrs = [&] {
-    auto h = counted_to_host(cuts.ptrs);
-    return std::vector<std::uint32_t>(h.data(), h.data() + h.extent(0));
-  }();
+  auto const& h_ptrs = cuts.host_ptrs;
   auto const code = [&](auto width) {  // width: a BinT value (std::uint8_t or std::uint16_t)
     PhaseTimer t(times_.binning);
     using BinT = decltype(width);

@@ -281,14 +281,13 @@ HistTuneResult tuned_hist_choice(ExecutionSpace const& space,
   return r;
 }
 
-/// As above with the fit's cuts (their pointers are copied to the host).
+/// As above with the fit's cuts.
 template <class ExecutionSpace, class Mem, class BinT>
 HistTuneResult tuned_hist_choice(ExecutionSpace const& space,
                                  BinCodes<BinT, Mem> const& bins, HistogramCuts<Mem> const& cuts,
                                  HistTuneOptions const& o = {},
                                  TuneStore* store = nullptr) {
-  auto h = counted_to_host(cuts.ptrs);
-  return tuned_hist_choice(space, bins, std::vector<std::uint32_t>(h.data(), h.data() + h.extent(0)), o, store);
+  return tuned_hist_choice(space, bins, cuts.host_ptrs, o, store);
 }
 
 }  // namespace kboost

@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 namespace kboost {
 
@@ -20,6 +21,7 @@ struct HistogramCuts {
   Kokkos::View<float*, Mem> values;        ///< cut upper bounds; feature f: [ptrs[f], ptrs[f+1])
   Kokkos::View<float*, Mem> min_vals;      ///< features; below every value of the feature
   std::uint32_t total_bins = 0;            ///< == values.extent(0)
+  std::vector<std::uint32_t> host_ptrs;    ///< ptrs on the host (launch shapes, code width), no download
 
   std::size_t n_features() const { return min_vals.extent(0); }
 };

@@ -20,6 +20,7 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include <kboost/core/compat.hpp>
@@ -70,6 +71,7 @@ HistogramCuts<Mem> assemble_cuts(ExecutionSpace const& space, std::vector<Featur
   counted_deep_copy(cuts.min_vals, Kokkos::View<float*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(mins.data(), mins.size()));
   space.fence();
   cuts.total_bins = static_cast<std::uint32_t>(values.size());
+  cuts.host_ptrs = std::move(ptrs);
   return cuts;
 }
 

@@ -57,7 +57,7 @@ class TreeGrower {
   /// bins: the fit's codes (kernels/binning.hpp); cuts: their cuts.
   TreeGrower(BinCodes<BinT, Mem> const& bins, HistogramCuts<Mem> const& cuts, GrowParams const& p)
       : p_(p), bins_(bins), cuts_(cuts), n_rows_(bins.n_rows()), n_features_(static_cast<int>(bins.n_features())),
-        total_bins_(cuts.total_bins), h_ptrs_(host_ptrs(cuts)), hist_builder_(h_ptrs_, p.min_shared, p.tile_rows),
+        total_bins_(cuts.total_bins), h_ptrs_(cuts.host_ptrs), hist_builder_(h_ptrs_, p.min_shared, p.tile_rows),
         partitioner_(bins.n_rows()) {}
 
   /// Grow one tree from gq (rows, quantised with q) on the features `tree_features` (sorted; the
@@ -76,11 +76,6 @@ class TreeGrower {
     GradientPairInt64 sum{};
     SplitCandidate split;
   };
-
-  static std::vector<std::uint32_t> host_ptrs(HistogramCuts<Mem> const& c) {
-    auto h = counted_to_host(c.ptrs);
-    return std::vector<std::uint32_t>(h.data(), h.data() + h.extent(0));
-  }
 
   int alloc_slot();
   void free_slot(int& slot) {
