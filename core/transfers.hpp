@@ -6,9 +6,15 @@
 /// copy on the Serial and OpenMP backends) cost nothing and are not counted.
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <thread>
 #include <type_traits>
+#include <stdexcept>
+#include <vector>
 
 namespace kboost {
 
@@ -69,6 +75,70 @@ auto counted_to_host(Src const& src) {
   auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), src);
   detail::count_copy<decltype(h), Src>();
   return h;
+}
+
+
+/// Page-locked host memory where the backend has it (CUDA, HIP), else HostSpace: the device copies
+/// from it at the link's speed, and asynchronously.
+#if defined(KOKKOS_ENABLE_CUDA)
+using HostPinnedSpace = Kokkos::CudaHostPinnedSpace;
+#elif defined(KOKKOS_ENABLE_HIP) && KOKKOS_VERSION >= 40000
+using HostPinnedSpace = Kokkos::HIPHostPinnedSpace;
+#elif defined(KOKKOS_ENABLE_HIP)
+using HostPinnedSpace = Kokkos::Experimental::HIPHostPinnedSpace;
+#else
+using HostPinnedSpace = Kokkos::HostSpace;
+#endif
+
+/// Copies the host matrix `src` (rows × cols, row-major) into `dst` (same extents, row-major, in a
+/// memory space `space` reaches) and fences. When dst is device memory, through two page-locked
+/// staging buffers of `chunk_bytes` (whole rows): host threads fill one while `space` copies the other, one
+/// fence per chunk (a pageable copy runs at a fraction of the link's speed: the driver stages it
+/// itself, one chunk after the other). Counted as one upload. Throws std::runtime_error when the
+/// extents differ.
+template <class ExecutionSpace, class T, class... DstProps>
+void staged_upload(ExecutionSpace const& space, Kokkos::View<T**, Kokkos::LayoutRight, DstProps...> const& dst,
+                   Kokkos::View<const T**, Kokkos::LayoutRight, Kokkos::HostSpace> const& src,
+                   std::size_t chunk_bytes = std::size_t(64) << 20) {
+  using Dst = Kokkos::View<T**, Kokkos::LayoutRight, DstProps...>;
+  if (dst.extent(0) != src.extent(0) || dst.extent(1) != src.extent(1))
+    throw std::runtime_error("staged_upload: extents differ");
+  std::size_t const rows = src.extent(0), cols = src.extent(1);
+  std::size_t const chunk = std::max<std::size_t>(1, chunk_bytes / std::max<std::size_t>(1, cols * sizeof(T)));
+  if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Dst::memory_space>::accessible ||
+                std::is_same_v<HostPinnedSpace, Kokkos::HostSpace>) {
+    counted_deep_copy(dst, src);
+  } else if (rows <= chunk || !src.span_is_contiguous() || !dst.span_is_contiguous()) {
+    counted_deep_copy(dst, src);
+  } else {
+    detail::count_copy<Dst, Kokkos::View<const T**, Kokkos::LayoutRight, Kokkos::HostSpace>>();
+    using Stage = Kokkos::View<T**, Kokkos::LayoutRight, HostPinnedSpace>;
+    Stage stage[2] = {Stage(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::upload::stage0"), chunk, cols),
+                      Stage(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::upload::stage1"), chunk, cols)};
+    auto const fill = [&](std::size_t r0, Stage const& to) {  // rows [r0, r0 + n) into `to`, 4 host threads
+      std::size_t const bytes = std::min(chunk, rows - r0) * cols * sizeof(T);
+      char const* from = reinterpret_cast<char const*>(src.data() + r0 * cols);
+      char* out = reinterpret_cast<char*>(to.data());
+      constexpr std::size_t kThreads = 4;
+      std::size_t const part = (bytes + kThreads - 1) / kThreads;
+      std::vector<std::thread> pool;
+      for (std::size_t t = 1; t < kThreads && t * part < bytes; ++t)
+        pool.emplace_back([=] { std::memcpy(out + t * part, from + t * part, std::min(part, bytes - t * part)); });
+      std::memcpy(out, from, std::min(part, bytes));
+      for (auto& t : pool) t.join();
+    };
+    fill(0, stage[0]);
+    for (std::size_t r0 = 0, k = 0; r0 < rows; r0 += chunk, ++k) {
+      std::size_t const n = std::min(chunk, rows - r0);
+      // chunk k goes out of stage[k % 2] while the host fills stage[(k + 1) % 2], whose last copy
+      // (chunk k - 1) the previous iteration's fence has seen finish
+      Kokkos::deep_copy(space, Kokkos::subview(dst, std::make_pair(r0, r0 + n), Kokkos::ALL()),
+                        Kokkos::subview(stage[k % 2], std::make_pair(std::size_t(0), n), Kokkos::ALL()));
+      if (r0 + chunk < rows) fill(r0 + chunk, stage[(k + 1) % 2]);
+      space.fence();
+    }
+  }
+  space.fence();
 }
 
 }  // namespace kboost

@@ -199,14 +199,18 @@ void BasicBooster<ExecutionSpace>::train(TrainParams const& p, HostDMatrix const
   // ---- data on the device
   auto hX = densify(Kokkos::DefaultHostExecutionSpace(), dtrain);  // host rows × features (the sketch reads it)
   matrix X;
-  if constexpr (std::is_same_v<matrix, decltype(hX)>) {
-    X = hX;  // host memory space: the densified rows are the training matrix
-  } else {
-    X = matrix(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::train::X"), hX.extent(0), hX.extent(1));
-    counted_deep_copy(X, hX);
+  Kokkos::View<float*, Mem> label, weight;
+  {
+    PhaseTimer t(times_.upload);
+    if constexpr (std::is_same_v<matrix, decltype(hX)>) {
+      X = hX;  // host memory space: the densified rows are the training matrix
+    } else {
+      X = matrix(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::train::X"), hX.extent(0), hX.extent(1));
+      staged_upload(space_, X, Kokkos::View<const float**, Kokkos::LayoutRight, Kokkos::HostSpace>(hX));
+    }
+    label = counted_copy_to<Mem>(dtrain.label);
+    weight = counted_copy_to<Mem>(dtrain.weight);
   }
-  auto label = counted_copy_to<Mem>(dtrain.label);
-  auto weight = counted_copy_to<Mem>(dtrain.weight);
 
   // ---- base score (output space) and initial margins
   std::vector<float> base_score;

@@ -11,7 +11,7 @@ std::string PhaseTimes::summary() const {
     char const* name;
     double s;
   };
-  Row const rows[] = {{"cuts", cuts},           {"binning", binning}, {"gradients", gradients},
+  Row const rows[] = {{"upload", upload},       {"cuts", cuts},           {"binning", binning}, {"gradients", gradients},
                       {"histograms", histograms}, {"splits", splits},   {"partition", partition},
                       {"leaves", leaves},         {"eval", eval},
                       {"tune", tune}};

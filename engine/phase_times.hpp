@@ -14,6 +14,7 @@ namespace kboost {
 
 /// Wall time per training phase, seconds (each phase fences before it stops its clock).
 struct PhaseTimes {
+  double upload = 0;  ///< training matrix, labels and weights to the execution space (0 on host backends)
   double cuts = 0, binning = 0, gradients = 0, histograms = 0, splits = 0, partition = 0, leaves = 0, eval = 0;
   double tune = 0;  ///< histogram kernel tuning (engine/hist_tuner.hpp), first fit of a shape only
   /// Host-device copies (core/transfers.hpp): during tree growth, and in the whole fit.

@@ -205,16 +205,16 @@ int main(int argc, char* argv[]) {
     std::string const space = Kokkos::DefaultExecutionSpace::name();
     if (!a["csv"].empty()) {
       std::ofstream out(a["csv"]);
-      out << "tool,space,mode,rep,rows,features,rounds,wall_s,cuts_s,binning_s,gradients_s,histograms_s,splits_s,"
+      out << "tool,space,mode,rep,rows,features,rounds,wall_s,upload_s,cuts_s,binning_s,gradients_s,histograms_s,splits_s,"
              "partition_s,leaves_s,eval_s,tune_s,tile_rows,min_shared,model_fnv\n";
       int rep = 0;
       for (auto const& [mode, f] : fits) {
         auto const& p = f.phases;
         char buf[512];
         std::snprintf(buf, sizeof buf,
-                      "kboost,%s,%s,%d,%zu,%zu,%s,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%d,%lld,%016llx\n",
+                      "kboost,%s,%s,%d,%zu,%zu,%s,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%d,%lld,%016llx\n",
                       space.c_str(), mode.c_str(), mode == "tuned_first" ? 0 : (rep++) / (compare_global ? 2 : 1), rows, features,
-                      a["rounds"].c_str(), f.wall, p.cuts, p.binning, p.gradients, p.histograms, p.splits, p.partition,
+                      a["rounds"].c_str(), f.wall, p.upload, p.cuts, p.binning, p.gradients, p.histograms, p.splits, p.partition,
                       p.leaves, p.eval, p.tune, mode == "global" ? 0 : f.tuning.tile_rows,
                       mode == "global" ? -1LL : static_cast<long long>(f.tuning.min_shared),
                       static_cast<unsigned long long>(f.hash));

@@ -3,6 +3,7 @@
 // between host and device memory (never on host backends), a fit reports its levels and copies per
 // level, and IntegerSums returns the exact int64 sums for empty, small and multi-lane inputs.
 #include <catch2/catch_test_macros.hpp>
+#include <catch2/matchers/catch_matchers_string.hpp>
 
 #include <cstdint>
 #include <string>
@@ -34,6 +35,26 @@ TEST_CASE("transfers " TEST_BACKEND ": copies are counted only across host and d
   CHECK(c1.uploads - c0.uploads == (kTestOnDevice ? 2 : 0));
   CHECK(c1.downloads - c0.downloads == (kTestOnDevice ? 1 : 0));
   (void)again;
+}
+
+TEST_CASE("transfers " TEST_BACKEND ": staged_upload copies every row through the staging buffers, one upload", "[transfers]") {
+  Kokkos::View<float**, Kokkos::LayoutRight, Kokkos::HostSpace> h("h", 1001, 7);
+  for (std::size_t i = 0; i < h.extent(0); ++i)
+    for (std::size_t j = 0; j < h.extent(1); ++j) h(i, j) = static_cast<float>(i * 7 + j) + 0.5f;
+  Kokkos::View<float**, Kokkos::LayoutRight, TEST_MEMSPACE> d("d", 1001, 7);
+  auto const c0 = kboost::transfer_count();
+  // 1 KiB chunks: 36 rows each, 28 chunks, the last one partial
+  kboost::staged_upload(TEST_EXECSPACE(), d, Kokkos::View<const float**, Kokkos::LayoutRight, Kokkos::HostSpace>(h), 1024);
+  auto const c1 = kboost::transfer_count();
+  CHECK(c1.uploads - c0.uploads == (kTestOnDevice ? 1 : 0));
+  auto back = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), d);
+  std::size_t wrong = 0;
+  for (std::size_t i = 0; i < h.extent(0); ++i)
+    for (std::size_t j = 0; j < h.extent(1); ++j) wrong += back(i, j) != h(i, j);
+  CHECK(wrong == 0);
+  Kokkos::View<float**, Kokkos::LayoutRight, TEST_MEMSPACE> small("small", 3, 7);
+  CHECK_THROWS_WITH(kboost::staged_upload(TEST_EXECSPACE(), small, Kokkos::View<const float**, Kokkos::LayoutRight, Kokkos::HostSpace>(h)),
+                    Catch::Matchers::ContainsSubstring("extents differ"));
 }
 
 TEST_CASE("transfers " TEST_BACKEND ": a fit reports levels and host-device copies per level", "[transfers]") {
