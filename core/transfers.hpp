@@ -11,9 +11,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <stdexcept>
 #include <thread>
 #include <type_traits>
-#include <stdexcept>
 #include <vector>
 
 namespace kboost {
@@ -76,7 +76,6 @@ auto counted_to_host(Src const& src) {
   detail::count_copy<decltype(h), Src>();
   return h;
 }
-
 
 /// Page-locked host memory where the backend has it (CUDA, HIP), else HostSpace: the device copies
 /// from it at the link's speed, and asynchronously.

@@ -197,7 +197,7 @@ void BasicBooster<ExecutionSpace>::train(TrainParams const& p, HostDMatrix const
   std::size_t const rows = dtrain.n_rows;
 
   // ---- data on the device
-  auto hX = densify(Kokkos::DefaultHostExecutionSpace(), dtrain);  // host rows × features (the sketch reads it)
+  auto hX = densify(Kokkos::DefaultHostExecutionSpace(), dtrain);  // host rows × features (upstream_cpu sketches it)
   matrix X;
   Kokkos::View<float*, Mem> label, weight;
   {

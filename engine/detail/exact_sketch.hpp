@@ -89,7 +89,8 @@ int sketch_weight_shift(std::size_t rows, double max_weight);
 
 /// Cuts of every column of X (rows × features, NaN = missing) in memory space `Mem`, with sample
 /// weights `weight` (rows, or extent 0 = all 1), by the exact quantile definition in the file
-/// comment. Features are processed in batches whose bucket counters fit 256 MiB.
+/// comment. Features are processed in batches whose counters (one copy per host thread) and child
+/// tables fit 256 MiB.
 /// Throws std::runtime_error on max_bin < 2, a weight extent that is neither 0 nor rows, or a
 /// negative or non-finite weight.
 template <class Mem, class ExecutionSpace>
@@ -120,7 +121,12 @@ HistogramCuts<Mem> exact_quantile_cuts(ExecutionSpace const& space,
     qweight = quantise_sketch_weights(space, weight, sketch_weight_shift(rows, wmax));
   }
 
-  std::size_t const per_feature = probe.max_cells() * (sizeof(std::uint64_t) + sizeof(std::int32_t));
+  // Counters and child tables of one feature; host backends count into one copy of the counters
+  // per thread (ScatterView), so the batch shrinks with the thread count.
+  std::size_t const copies =
+      Kokkos::SpaceAccessibility<ExecutionSpace, Kokkos::HostSpace>::accessible ? std::size_t(space.concurrency()) : 1;
+  std::size_t const per_feature =
+      probe.max_cells() * (copies * sizeof(std::uint64_t) + (kSketchLevels - 1) * sizeof(std::int32_t));
   std::size_t const batch = std::max<std::size_t>(1, (std::size_t(256) << 20) / per_feature);
   std::vector<FeatureCuts> per_feature_cuts;
   per_feature_cuts.reserve(features);
