@@ -4,11 +4,11 @@
 /// HostSketchContainer + SketchContainerImpl::AllReduce/MakeCuts/AddCutPoint, v2.x-3.2), in float
 /// arithmetic exactly as upstream so the cuts match bit for bit.
 #include <kboost/engine/detail/sketch.hpp>
+#include <kboost/kernels/quantile_sketch.hpp>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <stdexcept>
 #include <string>
 
@@ -106,22 +106,6 @@ struct QEntry {
   float value, weight;
 };
 
-/// Sortable unsigned key of a non-NaN float: the unsigned order of the keys is the float order,
-/// with -0 below +0 (callers that need -0 == +0 avoid the radix path).
-inline std::uint32_t float_key(float v) {
-  std::uint32_t b;
-  std::memcpy(&b, &v, sizeof b);
-  return (b & 0x80000000u) ? ~b : (b | 0x80000000u);
-}
-
-/// Inverse of float_key.
-inline float key_float(std::uint32_t k) {
-  std::uint32_t const b = (k & 0x80000000u) ? (k & 0x7fffffffu) : ~k;
-  float v;
-  std::memcpy(&v, &b, sizeof v);
-  return v;
-}
-
 /// A queue entry with its value as a sortable key.
 struct KEntry {
   std::uint32_t key;
@@ -141,7 +125,7 @@ void radix_sort_by_value(std::vector<QEntry>& queue, std::size_t n, std::vector<
   std::uint32_t* const c1 = c0 + 2048;
   std::uint32_t* const c2 = c1 + 2048;
   for (std::size_t i = 0; i < n; ++i) {
-    std::uint32_t const k = float_key(queue[i].value);
+    std::uint32_t const k = sketch_key(queue[i].value);
     src[i] = KEntry{k, queue[i].weight};
     ++c0[k & kMask];
     ++c1[(k >> 11) & kMask];
@@ -161,7 +145,7 @@ void radix_sort_by_value(std::vector<QEntry>& queue, std::size_t n, std::vector<
     for (std::size_t i = 0; i < n; ++i) dst[c[(src[i].key >> shift) & kMask]++] = src[i];
     std::swap(src, dst);
   }
-  for (std::size_t i = 0; i < n; ++i) queue[i] = QEntry{key_float(src[i].key), src[i].weight};
+  for (std::size_t i = 0; i < n; ++i) queue[i] = QEntry{sketch_value(src[i].key), src[i].weight};
 }
 
 /// WQSummary::Queue::MakeSummary: sort the queue, merge equal values, exact ranks.
