@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 namespace kboost {
 
@@ -26,101 +27,126 @@ struct GradientPair {
 
 namespace detail {
 
-template <class Mem>
+/// One objective's gradient kernel: K is a template parameter so that each kernel holds one
+/// objective's arithmetic only (no per-row switch; the host compiler inlines pmath::expf).
+template <ObjectiveKind K, class Mem>
 struct GradientFunctor {
-  ObjectiveKind kind;  // (no std::string members: the functor is copied to the device bitwise)
-  int n_groups;
+  int n_groups;  // (no std::string members: the functor is copied to the device bitwise)
   Kokkos::View<const float**, Kokkos::LayoutRight, Mem> margin;
   Kokkos::View<const float*, Mem> label;
   Kokkos::View<const float*, Mem> weight;
   Kokkos::View<GradientPair**, Kokkos::LayoutRight, Mem> gpair;
+  Kokkos::View<int, Mem> bad_rows;  ///< rows whose label is invalid for the objective
   float scale_pos_weight, rho, slope, poisson_mds;
 
-  /// Fills the row's pairs; returns 1 when its label is invalid for the objective.
-  KOKKOS_INLINE_FUNCTION void operator()(std::size_t i, int& bad) const {
+  /// Fills row i's pairs. Invalid labels are counted with an integer atomic (rare, and a count is
+  /// order-free) rather than a Kokkos reduction: kernels/detail/integer_sum.hpp says why kboost
+  /// avoids parallel_reduce.
+  KOKKOS_INLINE_FUNCTION void operator()(std::size_t i) const {
+    if (!row(i)) Kokkos::atomic_add(&bad_rows(), 1);
+  }
+
+  /// Row i's pairs; false when its label is invalid for the objective.
+  KOKKOS_INLINE_FUNCTION bool row(std::size_t i) const {
     float w = weight.extent(0) == 0 ? 1.0f : weight(i);
     float const y = label(i);
-    switch (kind) {
-      case ObjectiveKind::kSquaredError: {  // RegLossObj<LinearSquareLoss>
-        if (y == 1.0f) w *= scale_pos_weight;
-        float const pr = margin(i, 0);
-        gpair(0, i) = GradientPair{(pr - y) * w, 1.0f * w};
-        break;
+    if constexpr (K == ObjectiveKind::kSquaredError) {  // RegLossObj<LinearSquareLoss>
+      if (y == 1.0f) w *= scale_pos_weight;
+      float const pr = margin(i, 0);
+      gpair(0, i) = GradientPair{(pr - y) * w, 1.0f * w};
+      return true;
+    } else if constexpr (K == ObjectiveKind::kLogistic || K == ObjectiveKind::kLogitRaw) {
+      // RegLossObj<LogisticClassification / LogisticRaw>
+      if (y == 1.0f) w *= scale_pos_weight;
+      float const pr = pmath::sigmoid(margin(i, 0));
+      float const h = pr * (1.0f - pr);
+      gpair(0, i) = GradientPair{(pr - y) * w, (h > 1e-16f ? h : 1e-16f) * w};
+      return y >= 0.0f && y <= 1.0f;
+    } else if constexpr (K == ObjectiveKind::kPoisson) {
+      float const pr = margin(i, 0);
+      gpair(0, i) = GradientPair{(pmath::expf(pr) - y) * w, pmath::expf(pr + poisson_mds) * w};
+      return !(y < 0.0f);
+    } else if constexpr (K == ObjectiveKind::kGamma) {  // 3.x: RegLossObj<GammaDeviance> (scale_pos_weight applies)
+      if (y == 1.0f) w *= scale_pos_weight;
+      float const pr = pmath::expf(margin(i, 0));
+      gpair(0, i) = GradientPair{(1.0f - y / pr) * w, (y / pr) * w};
+      return y > 0.0f;
+    } else if constexpr (K == ObjectiveKind::kTweedie) {
+      float const pr = margin(i, 0);
+      float const g = -y * pmath::expf((1 - rho) * pr) + pmath::expf((2 - rho) * pr);
+      float const h = -y * (1 - rho) * pmath::expf((1 - rho) * pr) + (2 - rho) * pmath::expf((2 - rho) * pr);
+      gpair(0, i) = GradientPair{g * w, h * w};
+      return !(y < 0.0f);
+    } else if constexpr (K == ObjectiveKind::kPseudoHuber) {
+      float const z = margin(i, 0) - y;
+      float const scale_sqrt = compat::math::sqrt(1 + (z * z) / (slope * slope));
+      float const g = z / scale_sqrt;
+      float const scale = slope * slope + z * z;
+      float const h = slope * slope / (scale * scale_sqrt);
+      gpair(0, i) = GradientPair{g * w, h * w};
+      return true;
+    } else if constexpr (K == ObjectiveKind::kAbsoluteError) {
+      float const d = margin(i, 0) - y;
+      float const sign = static_cast<float>((d > 0) - (d < 0));
+      gpair(0, i) = GradientPair{sign * w, w};
+      return true;
+    } else {
+      static_assert(K == ObjectiveKind::kSoftprob || K == ObjectiveKind::kSoftmax, "objective without gradients");
+      // SoftmaxMultiClassObj::GetGradient. Not core/output_transform.hpp's softmax (common::Softmax):
+      // upstream's gradient computes its own, seeding the maximum with FLT_MIN instead of the first
+      // margin and recomputing expf per class (src/objective/multiclass_obj.cu). Sharing the
+      // prediction softmax would change the gradients whenever every margin of a row is below
+      // FLT_MIN, so this variant stays.
+      float wmax = 1.17549435e-38f;  // std::numeric_limits<float>::min()
+      for (int k = 0; k < n_groups; ++k) wmax = margin(i, k) > wmax ? margin(i, k) : wmax;
+      double wsum = 0.0;
+      for (int k = 0; k < n_groups; ++k) wsum += pmath::expf(margin(i, k) - wmax);
+      float lab = y;
+      bool const valid = !(lab < 0 || lab >= n_groups);
+      if (!valid) lab = 0;
+      for (int k = 0; k < n_groups; ++k) {
+        float pk = pmath::expf(margin(i, k) - wmax) / static_cast<float>(wsum);
+        float const hh = 2.0f * pk * (1.0f - pk) * w;
+        float const h = hh > 1e-16f ? hh : 1e-16f;
+        pk = lab == static_cast<float>(k) ? pk - 1.0f : pk;
+        gpair(k, i) = GradientPair{pk * w, h};
       }
-      case ObjectiveKind::kLogistic:
-      case ObjectiveKind::kLogitRaw: {  // RegLossObj<LogisticClassification / LogisticRaw>
-        if (y == 1.0f) w *= scale_pos_weight;
-        if (!(y >= 0.0f && y <= 1.0f)) ++bad;
-        float const pr = pmath::sigmoid(margin(i, 0));
-        float const h = pr * (1.0f - pr);
-        gpair(0, i) = GradientPair{(pr - y) * w, (h > 1e-16f ? h : 1e-16f) * w};
-        break;
-      }
-      case ObjectiveKind::kPoisson: {
-        if (y < 0.0f) ++bad;
-        float const pr = margin(i, 0);
-        gpair(0, i) = GradientPair{(pmath::expf(pr) - y) * w, pmath::expf(pr + poisson_mds) * w};
-        break;
-      }
-      case ObjectiveKind::kGamma: {  // 3.x: RegLossObj<GammaDeviance> (scale_pos_weight applies)
-        if (y == 1.0f) w *= scale_pos_weight;
-        if (!(y > 0.0f)) ++bad;
-        float const pr = pmath::expf(margin(i, 0));
-        gpair(0, i) = GradientPair{(1.0f - y / pr) * w, (y / pr) * w};
-        break;
-      }
-      case ObjectiveKind::kTweedie: {
-        if (y < 0.0f) ++bad;
-        float const pr = margin(i, 0);
-        float const g = -y * pmath::expf((1 - rho) * pr) + pmath::expf((2 - rho) * pr);
-        float const h = -y * (1 - rho) * pmath::expf((1 - rho) * pr) + (2 - rho) * pmath::expf((2 - rho) * pr);
-        gpair(0, i) = GradientPair{g * w, h * w};
-        break;
-      }
-      case ObjectiveKind::kPseudoHuber: {
-        float const z = margin(i, 0) - y;
-        float const scale_sqrt = compat::math::sqrt(1 + (z * z) / (slope * slope));
-        float const g = z / scale_sqrt;
-        float const scale = slope * slope + z * z;
-        float const h = slope * slope / (scale * scale_sqrt);
-        gpair(0, i) = GradientPair{g * w, h * w};
-        break;
-      }
-      case ObjectiveKind::kAbsoluteError: {
-        float const d = margin(i, 0) - y;
-        float const sign = static_cast<float>((d > 0) - (d < 0));
-        gpair(0, i) = GradientPair{sign * w, w};
-        break;
-      }
-      case ObjectiveKind::kSoftprob:
-      case ObjectiveKind::kSoftmax: {  // SoftmaxMultiClassObj::GetGradient
-        // Not core/output_transform.hpp's softmax (common::Softmax): upstream's gradient computes
-        // its own, seeding the maximum with FLT_MIN instead of the first margin and recomputing
-        // expf per class (src/objective/multiclass_obj.cu SoftmaxMultiClassObj::GetGradient). Sharing
-        // the prediction softmax would change the gradients whenever every margin of a row is below
-        // FLT_MIN, so this variant stays.
-        float wmax = 1.17549435e-38f;  // std::numeric_limits<float>::min()
-        for (int k = 0; k < n_groups; ++k) wmax = margin(i, k) > wmax ? margin(i, k) : wmax;
-        double wsum = 0.0;
-        for (int k = 0; k < n_groups; ++k) wsum += pmath::expf(margin(i, k) - wmax);
-        float lab = y;
-        if (lab < 0 || lab >= n_groups) {
-          ++bad;
-          lab = 0;
-        }
-        for (int k = 0; k < n_groups; ++k) {
-          float pk = pmath::expf(margin(i, k) - wmax) / static_cast<float>(wsum);
-          float const hh = 2.0f * pk * (1.0f - pk) * w;
-          float const h = hh > 1e-16f ? hh : 1e-16f;
-          pk = lab == static_cast<float>(k) ? pk - 1.0f : pk;
-          gpair(k, i) = GradientPair{pk * w, h};
-        }
-        break;
-      }
-      default: ++bad; break;
+      return valid;
     }
   }
 };
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__CUDACC__) && !defined(__HIPCC__)
+#define KBOOST_HOST_FMA_DISPATCH 1
+/// Rows [begin, end) of f compiled for x86-64 cores with FMA, where pmath's std::fma calls become
+/// single instructions instead of calls into libm (the same correctly rounded results, so the same
+/// bits). Called only when the running core has FMA (launch_gradients).
+template <class Functor>
+__attribute__((target("fma"))) void gradient_rows_fma(Functor const& f, std::size_t begin, std::size_t end) {
+  for (std::size_t i = begin; i < end; ++i) f(i);
+}
+#endif
+
+/// Runs objective K's kernel over rows [0, n).
+template <ObjectiveKind K, class ExecutionSpace, class Mem, class... Args>
+void launch_gradients(ExecutionSpace const& space, std::size_t n, Args const&... args) {
+  GradientFunctor<K, Mem> const f{args...};
+#ifdef KBOOST_HOST_FMA_DISPATCH
+  if constexpr (Kokkos::SpaceAccessibility<ExecutionSpace, Kokkos::HostSpace>::accessible) {
+    if (__builtin_cpu_supports("fma")) {
+      constexpr std::size_t kChunk = 4096;
+      Kokkos::parallel_for("kboost::objective::gradients_fma",
+                           Kokkos::RangePolicy<ExecutionSpace>(space, 0, (n + kChunk - 1) / kChunk),
+                           KOKKOS_LAMBDA(std::size_t c) {
+                             gradient_rows_fma(f, c * kChunk, (c + 1) * kChunk < n ? (c + 1) * kChunk : n);
+                           });
+      return;
+    }
+  }
+#endif
+  Kokkos::parallel_for("kboost::objective::gradients",
+                       Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::size_t>>(space, 0, n), f);
+}
 
 }  // namespace detail
 
@@ -150,19 +176,27 @@ void compute_gradients(ExecutionSpace const& space, ObjectiveParams const& param
                              std::to_string(groups) + ", labels " + std::to_string(label.extent(0)) +
                              ", weights " + std::to_string(weight.extent(0)) + ")");
   }
-  detail::GradientFunctor<Mem> f{kind, groups, margin, label, weight, gpair,
-                                 params.scale_pos_weight, params.tweedie_variance_power, params.huber_slope,
-                                 params.poisson_max_delta_step};
-  // Invalid labels are counted with an integer atomic (rare, and a count is order-free) rather than
-  // a Kokkos reduction: see kernels/detail/integer_sum.hpp for why kboost avoids parallel_reduce.
   Kokkos::View<int, Mem> bad_rows("kboost::objective::bad_rows");
-  Kokkos::parallel_for("kboost::objective::gradients",
-                       Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::size_t>>(space, 0, n),
-                       KOKKOS_LAMBDA(std::size_t i) {
-                         int b = 0;
-                         f(i, b);
-                         if (b != 0) Kokkos::atomic_add(&bad_rows(), b);
-                       });
+  auto const launch = [&](auto kind_constant) {
+    constexpr ObjectiveKind K = decltype(kind_constant)::value;
+    detail::launch_gradients<K, ExecutionSpace, Mem>(space, n, groups, margin, label, weight, gpair, bad_rows,
+                                                     params.scale_pos_weight, params.tweedie_variance_power,
+                                                     params.huber_slope, params.poisson_max_delta_step);
+  };
+  using K = ObjectiveKind;
+  switch (kind) {
+    case K::kSquaredError: launch(std::integral_constant<K, K::kSquaredError>{}); break;
+    case K::kLogistic: launch(std::integral_constant<K, K::kLogistic>{}); break;
+    case K::kLogitRaw: launch(std::integral_constant<K, K::kLogitRaw>{}); break;
+    case K::kPoisson: launch(std::integral_constant<K, K::kPoisson>{}); break;
+    case K::kGamma: launch(std::integral_constant<K, K::kGamma>{}); break;
+    case K::kTweedie: launch(std::integral_constant<K, K::kTweedie>{}); break;
+    case K::kPseudoHuber: launch(std::integral_constant<K, K::kPseudoHuber>{}); break;
+    case K::kAbsoluteError: launch(std::integral_constant<K, K::kAbsoluteError>{}); break;
+    case K::kSoftprob: launch(std::integral_constant<K, K::kSoftprob>{}); break;
+    case K::kSoftmax: launch(std::integral_constant<K, K::kSoftmax>{}); break;
+    default: throw std::runtime_error("objective " + params.name + ": no training gradients in kboost");
+  }
   int const bad = counted_to_host(bad_rows)();
   if (bad > 0) {
     std::string what;

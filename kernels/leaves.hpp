@@ -23,6 +23,31 @@ struct LeafSegment {
   float value = 0.0f;
 };
 
+/// Host backends: add_leaf_values over chunks of at most 8,192 positions of one leaf each (no
+/// search per position; one chunk per task). Every row is in one leaf, so the order of chunks
+/// cannot change a margin.
+template <class ExecutionSpace, class Mem>
+void add_leaf_values_by_chunk(ExecutionSpace const& space, Kokkos::View<const std::int32_t*, Mem> ridx,
+                              std::vector<LeafSegment> const& leaves,
+                              Kokkos::View<float**, Kokkos::LayoutRight, Mem> margin, int group) {
+  constexpr std::int32_t kChunk = 8192;
+  std::vector<LeafSegment> chunks;
+  for (auto const& l : leaves)
+    for (std::int32_t b = l.begin; b < l.end; b += kChunk)
+      chunks.push_back(LeafSegment{b, b + kChunk < l.end ? b + kChunk : l.end, l.value});
+  LeafSegment const* c = chunks.data();
+  Kokkos::parallel_for(
+      "kboost::leaves::add_leaf_chunks", Kokkos::RangePolicy<ExecutionSpace>(space, 0, chunks.size()),
+      KOKKOS_LAMBDA(std::size_t k) {
+        LeafSegment const s = c[k];
+        for (std::int32_t p = s.begin; p < s.end; ++p) {
+          float& m = margin(ridx(p), group);
+          m = m + s.value;
+        }
+      });
+  space.fence();
+}
+
 /// margin(ridx[p], group) += value of the leaf segment holding p, for all positions p.
 /// leaves: sorted by begin, covering [0, rows). margin: rows × groups.
 template <class ExecutionSpace, class Mem>
@@ -30,6 +55,10 @@ void add_leaf_values(ExecutionSpace const& space, Kokkos::View<const std::int32_
                      std::vector<LeafSegment> const& leaves,
                      Kokkos::View<float**, Kokkos::LayoutRight, Mem> margin, int group) {
   compat::ScopedRegion region("kboost::leaves::add");
+  if constexpr (Kokkos::SpaceAccessibility<ExecutionSpace, Kokkos::HostSpace>::accessible) {
+    add_leaf_values_by_chunk(space, ridx, leaves, margin, group);
+    return;
+  }
   Kokkos::View<LeafSegment*, Mem> d(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::leaves::segments"),
                                     leaves.size());
   auto h = Kokkos::create_mirror_view(d);

@@ -140,9 +140,9 @@ class RowPartitioner {
     std::int32_t seg = 0, begin = 0, end = 0, lefts = 0, left_out = 0, right_out = 0;
   };
 
-  /// Host backends: the same stable partition in three passes over fixed blocks of each segment
-  /// (decide + count per block, place from per-block offsets, copy back), no scan over the whole
-  /// range and no search for a position's segment. The result is the unique stable partition, so
+  /// Host backends: the same stable partition in two passes over fixed blocks of each segment
+  /// (decide and partition each block into tmp, then place every block's lefts and rights from
+  /// per-block offsets), no scan over the whole range and no search for a position's segment. The result is the unique stable partition, so
   /// it equals the count/scan/place path bit for bit (public: CUDA extended lambdas).
   template <class BinsView>
   std::vector<std::int32_t> split_blocks(ExecutionSpace const& space, BinsView const& bins,
@@ -162,20 +162,26 @@ class RowPartitioner {
     auto d = desc_;
     auto ridx = ridx_;
     auto tmp = tmp_;
-    auto flag = tmp_flag_;
     int const nb = static_cast<int>(hb.size());
+    // 1. per block: decide each row once and partition the block into tmp, lefts forward from the
+    //    block's start and rights backward from its end (both in parent order when read back).
     Kokkos::parallel_for(
         "kboost::partition::block_decide", Kokkos::RangePolicy<ExecutionSpace>(space, 0, nb), KOKKOS_LAMBDA(int t) {
           Block& b = blocks(t);
           PartitionSplit const s = d(b.seg);
-          std::int32_t lefts = 0;
+          std::int32_t l = b.begin, r = b.end;
           for (std::int32_t p = b.begin; p < b.end; ++p) {
             if (p + 16 < b.end) compat::prefetch(&bins(ridx(p + 16), s.feature));
-            std::int32_t const go = s.goes_left(bins(ridx(p), s.feature)) ? 1 : 0;
-            flag(p) = go;
-            lefts += go;
+            // Branch-free (the direction is a coin flip to the branch predictor): the row is written
+            // at both ends of the unfilled part [l, r) and only one end advances.
+            std::int32_t const row = ridx(p);
+            std::int32_t const go = s.goes_left(bins(row, s.feature)) ? 1 : 0;
+            tmp(l) = row;
+            tmp(r - 1) = row;
+            l += go;
+            r -= 1 - go;
           }
-          b.lefts = lefts;
+          b.lefts = l - b.begin;
         });
     space.fence();
     std::vector<std::int32_t> result(splits.size(), 0);
@@ -189,18 +195,13 @@ class RowPartitioner {
       b.right_out = s.begin + result[b.seg] + (b.begin - s.begin - lb);
       lefts_before[b.seg] += b.lefts;
     }
+    // 2. per block: its lefts and rights to their places in the segment.
     Kokkos::parallel_for(
         "kboost::partition::block_place", Kokkos::RangePolicy<ExecutionSpace>(space, 0, nb), KOKKOS_LAMBDA(int t) {
           Block const b = blocks(t);
-          std::int32_t l = b.left_out, r = b.right_out;
-          for (std::int32_t p = b.begin; p < b.end; ++p) {
-            if (flag(p)) tmp(l++) = ridx(p); else tmp(r++) = ridx(p);
-          }
-        });
-    Kokkos::parallel_for(
-        "kboost::partition::block_copy_back", Kokkos::RangePolicy<ExecutionSpace>(space, 0, nb), KOKKOS_LAMBDA(int t) {
-          Block const b = blocks(t);
-          for (std::int32_t p = b.begin; p < b.end; ++p) ridx(p) = tmp(p);
+          for (std::int32_t j = 0; j < b.lefts; ++j) ridx(b.left_out + j) = tmp(b.begin + j);
+          std::int32_t const rights = b.end - b.begin - b.lefts;
+          for (std::int32_t j = 0; j < rights; ++j) ridx(b.right_out + j) = tmp(b.end - 1 - j);
         });
     space.fence();
     return result;

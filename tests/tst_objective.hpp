@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstring>
 #include <random>
+#include <limits>
 
 namespace {
 
@@ -135,6 +136,44 @@ TEST_CASE("gradients " TEST_BACKEND ": upstream formulas, bit for bit", "[object
     }
   }
 }
+
+#ifdef KBOOST_HOST_FMA_DISPATCH
+TEST_CASE("gradients " TEST_BACKEND ": the FMA build of the host kernel gives the plain build's bits", "[objective]") {
+  if (!__builtin_cpu_supports("fma")) SKIP("this core has no FMA");
+  // compute_gradients takes the FMA build on this core (the case above checks it against glibc);
+  // the plain build runs on cores without FMA. Both must give the same bits.
+  std::mt19937 rng(5);
+  std::normal_distribution<float> nd(0.0f, 4.0f);
+  std::size_t const n = 20000;
+  using Host = Kokkos::HostSpace;
+  using K = kboost::ObjectiveKind;
+  Kokkos::View<float**, Kokkos::LayoutRight, Host> m("m", n, 3);
+  Kokkos::View<float*, Host> y("y", n), w("w", 0);
+  for (std::size_t i = 0; i < n; ++i) {
+    for (int k = 0; k < 3; ++k) m(i, k) = nd(rng);
+    y(i) = static_cast<float>(i % 3);
+  }
+  m(0, 0) = 88.8f;  // expf overflow region, underflow, and a NaN margin
+  m(1, 0) = -104.0f;
+  m(2, 0) = std::numeric_limits<float>::quiet_NaN();
+  auto const both = [&](auto functor) {
+    auto plain = functor, fast = functor;
+    plain.gpair = Kokkos::View<kboost::GradientPair**, Kokkos::LayoutRight, Host>("plain", functor.gpair.extent(0), n);
+    fast.gpair = Kokkos::View<kboost::GradientPair**, Kokkos::LayoutRight, Host>("fast", functor.gpair.extent(0), n);
+    for (std::size_t i = 0; i < n; ++i) plain(i);
+    kboost::detail::gradient_rows_fma(fast, 0, n);
+    return std::memcmp(plain.gpair.data(), fast.gpair.data(), plain.gpair.size() * sizeof(kboost::GradientPair)) == 0;
+  };
+  Kokkos::View<kboost::GradientPair**, Kokkos::LayoutRight, Host> g1("g1", 1, n), g3("g3", 3, n);
+  Kokkos::View<int, Host> bad("bad");
+  Kokkos::View<float*, Host> y01("y01", n);
+  for (std::size_t i = 0; i < n; ++i) y01(i) = static_cast<float>(i % 2);
+  CHECK(both(kboost::detail::GradientFunctor<K::kLogistic, Host>{1, m, y01, w, g1, bad, 1.0f, 1.5f, 1.0f, 0.7f}));
+  CHECK(both(kboost::detail::GradientFunctor<K::kPoisson, Host>{1, m, y, w, g1, bad, 1.0f, 1.5f, 1.0f, 0.7f}));
+  CHECK(both(kboost::detail::GradientFunctor<K::kTweedie, Host>{1, m, y, w, g1, bad, 1.0f, 1.3f, 1.0f, 0.7f}));
+  CHECK(both(kboost::detail::GradientFunctor<K::kSoftprob, Host>{3, m, y, w, g3, bad, 1.0f, 1.5f, 1.0f, 0.7f}));
+}
+#endif
 
 TEST_CASE("gradients " TEST_BACKEND ": invalid labels throw naming the objective", "[objective]") {
   kboost::ObjectiveParams p;

@@ -7,6 +7,8 @@
 #include "tests/test_util.hpp"
 
 #include <cmath>
+#include <cstring>
+#include <limits>
 #include <random>
 
 namespace {
@@ -91,4 +93,33 @@ TEST_CASE("quantiser " TEST_BACKEND ": sums independent of backend/threads; quan
   CHECK((x + y) == kboost::GradientPairInt64{7, 10});
   CHECK((x - y) == kboost::GradientPairInt64{3, 4});
   (void)sg;
+}
+
+TEST_CASE("quantiser " TEST_BACKEND ": positive and negative parts equal the float compares bit for bit", "[quantiser]") {
+  // The lane sums add positive_part(x) / negative_magnitude(x) where upstream writes x > 0 ? x : 0
+  // and x < 0 ? -x : 0; every class of float must give the same bits.
+  std::vector<float> xs = {0.0f, -0.0f, 1.0f, -1.0f, std::numeric_limits<float>::infinity(),
+                           -std::numeric_limits<float>::infinity(), std::numeric_limits<float>::quiet_NaN(),
+                           -std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::denorm_min(),
+                           -std::numeric_limits<float>::denorm_min(), std::numeric_limits<float>::max(),
+                           -std::numeric_limits<float>::max(), std::numeric_limits<float>::min(),
+                           -std::numeric_limits<float>::min()};
+  std::mt19937 rng(11);
+  for (int i = 0; i < 100000; ++i) {
+    std::uint32_t const u = static_cast<std::uint32_t>(rng());
+    float x;
+    std::memcpy(&x, &u, 4);
+    xs.push_back(x);
+  }
+  auto const bits = [](float v) {
+    std::uint32_t u;
+    std::memcpy(&u, &v, 4);
+    return u;
+  };
+  std::size_t bad = 0;
+  for (float x : xs) {
+    bad += bits(kboost::positive_part(x)) != bits(x > 0 ? x : 0.0f);
+    bad += bits(kboost::negative_magnitude(x)) != bits(x < 0 ? -x : 0.0f);
+  }
+  CHECK(bad == 0);
 }
