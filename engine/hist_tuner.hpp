@@ -7,7 +7,8 @@
 /// interleaved rounds, the median per candidate wins; each sample repeats the build so that it
 /// lasts at least 16 launch-plus-sync round trips (the median of 9 one-row builds, measured first);
 /// candidates more than 2× slower than the fastest after the first round are not timed again;
-/// then the segment is quartered from the root down to 256 rows while tiles keep winning.
+/// then the segment is quartered from the root down to 32 rows while tiles keep winning (and when
+/// they win the smallest, every node takes tiles).
 /// Answers go to a TuneStore (engine/tune_store.hpp) keyed "hist.tile.g<groups>.n<log2 rows>" (and
 /// ".min"). The choice only moves work between kernels whose integer sums are identical, so it never
 /// changes a model bit. Upstream XGBoost sizes its shared-memory histogram from the device limits
@@ -49,7 +50,9 @@ struct HistTuneOptions {
   int sync_multiple = 16;         ///< each sample lasts at least this many launch-plus-sync costs
   /// Rows-per-tile candidates; empty = the execution space's own list (hist_tile_candidates).
   std::vector<std::int32_t> tile_rows;
-  std::int64_t min_segment = 256; ///< quartering stops below this many rows
+  /// Quartering stops below this many rows; when tiles still win at the last segment timed, every
+  /// node takes tiles (min_shared 0): below it both kernels take about one launch.
+  std::int64_t min_segment = 32;
   int max_reps = 64;              ///< cap on builds per sample (a noisy calibration cannot blow up a sample)
   double prune_factor = 2.0;      ///< after round 0, candidates slower than this × the fastest stop being timed
   double budget_seconds = 1.0;    ///< quartering stops once tuning has taken this long (root always finishes)
@@ -166,13 +169,15 @@ HistTuneResult measure_hist_tiles(ExecutionSpace const& space,
   Kokkos::View<const std::int32_t*, Mem> cridx(ridx);
   Kokkos::View<const GradientPairInt64*, Mem> cgpair(gpair);
 
+  UploadArena<ExecutionSpace, Mem> uploads;
   // Seconds per build of a `rows`-row node, `reps` builds between two fences.
   auto const sample = [&](Builder& b, std::int64_t rows, int reps) {
     std::vector<HistNode> const nodes{HistNode{0, 0, static_cast<std::int32_t>(rows)}};
     space.fence();
     auto const t0 = clock::now();
-    for (int k = 0; k < reps; ++k) b.build(space, bins, cridx, cgpair, nodes, hist);
+    for (int k = 0; k < reps; ++k) b.build(space, uploads, bins, cridx, cgpair, nodes, hist);
     space.fence();
+    uploads.release();
     return std::chrono::duration<double>(clock::now() - t0).count() / reps;
   };
   // Launch-plus-sync: a one-row build, median of sync_samples (after one warm-up).
@@ -243,9 +248,10 @@ HistTuneResult measure_hist_tiles(ExecutionSpace const& space,
     auto const m = compare({&global, &tiles[best]}, seg);
     r.timings.emplace_back("seg" + std::to_string(seg) + "/global", m[0]);
     r.timings.emplace_back("seg" + std::to_string(seg) + "/tile", m[1]);
-    if (!(m[1] < m[0])) break;
+    if (!(m[1] < m[0])) return r;
     r.min_shared = seg;
   }
+  if (r.min_shared < o.min_segment * 4) r.min_shared = 0;  // tiles won the smallest segment timed
   return r;
 }
 

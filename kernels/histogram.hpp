@@ -17,6 +17,7 @@
 
 #include <kboost/core/compat.hpp>
 #include <kboost/core/transfers.hpp>
+#include <kboost/core/upload_arena.hpp>
 #include <kboost/kernels/binning.hpp>
 #include <kboost/kernels/quantiser.hpp>
 
@@ -84,8 +85,10 @@ class HistogramBuilder {
   int n_groups() const { return n_groups_; }
 
   /// Zero and build hist(slot, ·) for every node in `nodes` from the quantised gradients of the rows
-  /// ridx[begin, end). bins: the codes (row-major ones are read); gpair: rows.
-  void build(ExecutionSpace const& space, BinCodes<BinT, Mem> const& bins, Kokkos::View<const std::int32_t*, Mem> ridx,
+  /// ridx[begin, end). bins: the codes (row-major ones are read); gpair: rows. The kernels' work
+  /// lists go to the device through `uploads` (released by the caller after it next waits on space).
+  void build(ExecutionSpace const& space, UploadArena<ExecutionSpace, Mem>& uploads, BinCodes<BinT, Mem> const& bins,
+             Kokkos::View<const std::int32_t*, Mem> ridx,
              Kokkos::View<const GradientPairInt64*, Mem> gpair, std::vector<HistNode> const& nodes,
              hist_view hist) {
     compat::ScopedRegion region("kboost::hist::build");
@@ -96,11 +99,11 @@ class HistogramBuilder {
     }
     std::int32_t const tile_rows = tile_height(space, tile_nodes);
     std::vector<HistNode> to_zero(global_nodes);
-    for (auto const& n : tile_nodes)
-      if (n.end - n.begin > tile_rows) to_zero.push_back(n);
-    if (!to_zero.empty()) zero(space, to_zero, hist);
-    if (!global_nodes.empty()) build_global(space, bins.by_row, ridx, gpair, global_nodes, hist);
-    if (!tile_nodes.empty()) build_tile(space, bins.by_row, ridx, gpair, tile_nodes, tile_rows, hist);
+    for (auto const& n : tile_nodes)  // an empty node has no tile to store its zeros
+      if (n.end - n.begin > tile_rows || n.end == n.begin) to_zero.push_back(n);
+    if (!to_zero.empty()) zero(space, uploads, to_zero, hist);
+    if (!global_nodes.empty()) build_global(space, uploads, bins.by_row, ridx, gpair, global_nodes, hist);
+    if (!tile_nodes.empty()) build_tile(space, uploads, bins.by_row, ridx, gpair, tile_nodes, tile_rows, hist);
   }
 
   /// Rows per tile for `nodes`. Host teams are cores: a level with one small node (the smaller
@@ -119,9 +122,10 @@ class HistogramBuilder {
   }
 
   /// hist(sibling) = hist(parent) − hist(built) for each triple (exact, integer).
-  void subtract(ExecutionSpace const& space, std::vector<HistSubtraction> const& subs, hist_view hist) {
+  void subtract(ExecutionSpace const& space, UploadArena<ExecutionSpace, Mem>& uploads,
+                std::vector<HistSubtraction> const& subs, hist_view hist) {
     if (subs.empty()) return;
-    auto d = upload(subs_, subs);
+    auto d = uploads.put(space, subs);
     std::size_t const nb = hist.extent(1);
     Kokkos::parallel_for(
         "kboost::hist::subtract", Kokkos::RangePolicy<ExecutionSpace>(space, 0, subs.size() * nb),
@@ -134,15 +138,6 @@ class HistogramBuilder {
 
   // The kernels below are public only because CUDA extended lambdas may not live in private members.
   template <class T>
-  static Kokkos::View<T*, Mem> upload(Kokkos::View<T*, Mem>& buf, std::vector<T> const& v) {
-    if (buf.extent(0) < v.size()) buf = Kokkos::View<T*, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::hist::desc"), 2 * v.size());
-    auto h = Kokkos::create_mirror_view(buf);
-    for (std::size_t i = 0; i < v.size(); ++i) h(i) = v[i];
-    counted_deep_copy(buf, h);
-    return buf;
-  }
-
-  template <class T>
   static Kokkos::View<T*, Mem> to_device(char const* label, std::vector<T> const& v) {
     Kokkos::View<T*, Mem> d(std::string(label), v.size());
     auto h = Kokkos::create_mirror_view(d);
@@ -151,15 +146,17 @@ class HistogramBuilder {
     return d;
   }
 
-  void zero(ExecutionSpace const& space, std::vector<HistNode> const& nodes, hist_view hist) {
-    auto d = upload(zero_, nodes);
+  void zero(ExecutionSpace const& space, UploadArena<ExecutionSpace, Mem>& uploads, std::vector<HistNode> const& nodes,
+            hist_view hist) {
+    auto d = uploads.put(space, nodes);
     std::size_t const nb = hist.extent(1);
     Kokkos::parallel_for(
         "kboost::hist::zero", Kokkos::RangePolicy<ExecutionSpace>(space, 0, nodes.size() * nb),
         KOKKOS_LAMBDA(std::size_t i) { hist(d(i / nb).slot, i % nb) = GradientPairInt64{}; });
   }
 
-  void build_global(ExecutionSpace const& space, bins_view bins, Kokkos::View<const std::int32_t*, Mem> ridx,
+  void build_global(ExecutionSpace const& space, UploadArena<ExecutionSpace, Mem>& uploads, bins_view bins,
+                    Kokkos::View<const std::int32_t*, Mem> ridx,
                     Kokkos::View<const GradientPairInt64*, Mem> gpair, std::vector<HistNode> const& nodes,
                     hist_view hist) {
     // Concatenate the nodes' rows: offsets[k] = rows before node k.
@@ -171,7 +168,7 @@ class HistogramBuilder {
       total += rows;
     }
     if (total == 0) return;
-    auto d = upload(global_, cat);
+    auto d = uploads.put(space, cat);
     int const nn = static_cast<int>(cat.size());
     int const nf = static_cast<int>(bins.extent(1));
     auto ptrs = ptrs_;
@@ -196,7 +193,8 @@ class HistogramBuilder {
         });
   }
 
-  void build_tile(ExecutionSpace const& space, bins_view bins, Kokkos::View<const std::int32_t*, Mem> ridx,
+  void build_tile(ExecutionSpace const& space, UploadArena<ExecutionSpace, Mem>& uploads, bins_view bins,
+                  Kokkos::View<const std::int32_t*, Mem> ridx,
                   Kokkos::View<const GradientPairInt64*, Mem> gpair, std::vector<HistNode> const& nodes,
                   std::int32_t tile_rows, hist_view hist) {
     std::vector<HistTile> tiles;
@@ -205,7 +203,7 @@ class HistogramBuilder {
         for (int g = 0; g < n_groups_; ++g)
           tiles.push_back(HistTile{n.slot, b, b + tile_rows < n.end ? b + tile_rows : n.end, g, n.end - n.begin <= tile_rows});
     if (tiles.empty()) return;
-    auto d = upload(tiles_, tiles);
+    auto d = uploads.put(space, tiles);
     auto gfeat = group_feature_;
     auto slot_bin = slot_bin_;
     auto ptrs = ptrs_;
@@ -289,9 +287,6 @@ class HistogramBuilder {
   Kokkos::View<std::int32_t*, Mem> group_feature_;  ///< n_groups + 1 feature offsets
   Kokkos::View<std::int32_t*, Mem> slot_bin_;       ///< slot space → global bin, −1 for a missing slot
   Kokkos::View<std::uint32_t*, Mem> ptrs_;          ///< cut pointers (features + 1)
-  Kokkos::View<HistNode*, Mem> zero_, global_;
-  Kokkos::View<HistTile*, Mem> tiles_;
-  Kokkos::View<HistSubtraction*, Mem> subs_;
 };
 
 }  // namespace kboost

@@ -12,6 +12,7 @@
 
 #include <kboost/core/compat.hpp>
 #include <kboost/core/transfers.hpp>
+#include <kboost/core/upload_arena.hpp>
 
 namespace kboost {
 
@@ -49,24 +50,20 @@ class RowPartitioner {
   /// Split the disjoint segments in `splits` (sorted by begin). Returns the number of rows that went
   /// left in each. bins: rows × features codes (std::uint8_t or std::uint16_t) in any layout; the
   /// grower passes a column-major copy, so that the rows of one node read one feature's column in
-  /// increasing order (few cache lines on host cores, coalesced on GPUs).
+  /// increasing order (few cache lines on host cores, coalesced on GPUs). The split descriptors go to
+  /// the device through `uploads`; this call waits for the device (it returns the counts).
   template <class BinsView>
-  std::vector<std::int32_t> split(ExecutionSpace const& space, BinsView const& bins,
-                                  std::vector<PartitionSplit> const& splits) {
+  std::vector<std::int32_t> split(ExecutionSpace const& space, UploadArena<ExecutionSpace, Mem>& uploads,
+                                  BinsView const& bins, std::vector<PartitionSplit> const& splits) {
     compat::ScopedRegion region("kboost::partition::split");
     std::vector<std::int32_t> result(splits.size(), 0);
     if (splits.empty()) return result;
     if constexpr (Kokkos::SpaceAccessibility<ExecutionSpace, Kokkos::HostSpace>::accessible) {
       return split_blocks(space, bins, splits);
     }
-    if (desc_.extent(0) < splits.size()) {
-      desc_ = Kokkos::View<PartitionSplit*, Mem>("kboost::partition::desc", 2 * splits.size());
+    if (n_left_.extent(0) < splits.size())
       n_left_ = Kokkos::View<std::int32_t*, Mem>("kboost::partition::n_left", 2 * splits.size());
-    }
-    auto hd = Kokkos::create_mirror_view(desc_);
-    for (std::size_t i = 0; i < splits.size(); ++i) hd(i) = splits[i];
-    counted_deep_copy(desc_, hd);
-    auto d = desc_;
+    auto d = uploads.put(space, splits);
     auto ridx = ridx_;
     auto tmp = tmp_;
     auto scan = scan_;
@@ -130,7 +127,7 @@ class RowPartitioner {
     Kokkos::parallel_for(
         "kboost::partition::copy_back", Kokkos::RangePolicy<ExecutionSpace>(space, lo, hi),
         KOKKOS_LAMBDA(std::int64_t p) { ridx(p) = tmp(p); });
-    auto h = counted_to_host(n_left);
+    auto h = counted_to_host(Kokkos::subview(n_left, std::make_pair(0, ns)));
     for (int k = 0; k < ns; ++k) result[k] = h(k);
     return result;
   }

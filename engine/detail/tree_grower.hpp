@@ -18,6 +18,7 @@
 #include <kboost/core/compat.hpp>
 #include <kboost/core/model.hpp>
 #include <kboost/core/transfers.hpp>
+#include <kboost/core/upload_arena.hpp>
 #include <kboost/kernels/binning.hpp>
 #include <kboost/kernels/evaluate_splits.hpp>
 #include <kboost/kernels/hist_cuts.hpp>
@@ -97,13 +98,12 @@ class TreeGrower {
   HistogramBuilder<ExecutionSpace, Mem, BinT> hist_builder_;
   RowPartitioner<ExecutionSpace, Mem> partitioner_;
   IntegerSums<2, ExecutionSpace, Mem> sums_;
+  UploadArena<ExecutionSpace, Mem> uploads_;  ///< per-level work lists; released after each download
   Kokkos::View<GradientPairInt64**, Kokkos::LayoutRight, Mem> hist_;
   std::vector<int> free_slots_;
   int n_slots_ = 0;
   std::vector<Node> nodes_;
   // evaluation buffers, grown on demand
-  Kokkos::View<EvalNode*, Mem> eval_nodes_;
-  Kokkos::View<std::uint8_t**, Kokkos::LayoutRight, Mem> eval_mask_;
   Kokkos::View<SplitCandidate**, Kokkos::LayoutRight, Mem> eval_scratch_;
   Kokkos::View<SplitCandidate*, Mem> eval_out_;
 };
@@ -161,22 +161,20 @@ void TreeGrower<ExecutionSpace, Mem, BinT>::evaluate(ExecutionSpace const& space
                                                std::uint64_t tree_key) {
   if (ids.empty()) return;
   std::size_t const n = ids.size();
-  if (eval_nodes_.extent(0) < n) {
+  if (eval_out_.extent(0) < n) {
     std::size_t const cap = 2 * n;
-    eval_nodes_ = Kokkos::View<EvalNode*, Mem>("kboost::splits::nodes", cap);
-    eval_mask_ = Kokkos::View<std::uint8_t**, Kokkos::LayoutRight, Mem>("kboost::splits::mask", cap, n_features_);
     eval_scratch_ = Kokkos::View<SplitCandidate**, Kokkos::LayoutRight, Mem>("kboost::splits::scratch", cap, n_features_);
     eval_out_ = Kokkos::View<SplitCandidate*, Mem>("kboost::splits::out", cap);
   }
-  auto hn = Kokkos::create_mirror_view(eval_nodes_);
-  auto hm = Kokkos::create_mirror_view(eval_mask_);
+  std::vector<EvalNode> hn(n);
+  std::vector<std::uint8_t> hm(n * static_cast<std::size_t>(n_features_), 0);
   std::vector<int> level_features;
   int level = -1;
   for (std::size_t k = 0; k < n; ++k) {
     Node const& nd = nodes_[ids[k]];
-    hn(k).slot = nd.slot;
-    hn(k).nidx = ids[k];
-    hn(k).sum = nd.sum;
+    hn[k].slot = nd.slot;
+    hn[k].nidx = ids[k];
+    hn[k].sum = nd.sum;
     if (nd.depth != level) {
       level = nd.depth;
       level_features = sample_features(tree_features, p_.colsample_bylevel, p_.seed, kLevelColStream,
@@ -184,17 +182,19 @@ void TreeGrower<ExecutionSpace, Mem, BinT>::evaluate(ExecutionSpace const& space
     }
     auto const node_features = sample_features(level_features, p_.colsample_bynode, p_.seed, kNodeColStream,
                                                tree_key * 1048576u + static_cast<std::uint64_t>(ids[k]));
-    for (int f = 0; f < n_features_; ++f) hm(k, f) = 0;
-    for (int f : node_features) hm(k, f) = 1;
+    for (int f : node_features) hm[k * n_features_ + f] = 1;
   }
-  counted_deep_copy(eval_nodes_, hn);
-  counted_deep_copy(eval_mask_, hm);
+  auto const d_nodes = uploads_.put(space, hn);
+  auto const d_mask = uploads_.put(space, hm);
   evaluate_splits(space, p_.split, q, Kokkos::View<const GradientPairInt64**, Kokkos::LayoutRight, Mem>(hist_),
                   Kokkos::View<const std::uint32_t*, Mem>(cuts_.ptrs), Kokkos::View<const float*, Mem>(cuts_.values),
-                  Kokkos::View<const float*, Mem>(cuts_.min_vals), Kokkos::View<const EvalNode*, Mem>(eval_nodes_),
-                  Kokkos::View<const std::uint8_t**, Kokkos::LayoutRight, Mem>(eval_mask_), eval_scratch_, eval_out_,
-                  static_cast<int>(n));
-  auto ho = counted_to_host(eval_out_);
+                  Kokkos::View<const float*, Mem>(cuts_.min_vals), Kokkos::View<const EvalNode*, Mem>(d_nodes),
+                  Kokkos::View<const std::uint8_t**, Kokkos::LayoutRight, Mem>(
+                      Kokkos::View<const std::uint8_t**, Kokkos::LayoutRight, Mem, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
+                          d_mask.data(), n, static_cast<std::size_t>(n_features_))),
+                  eval_scratch_, eval_out_, static_cast<int>(n));
+  auto ho = counted_to_host(Kokkos::subview(eval_out_, std::make_pair(std::size_t(0), n)));
+  uploads_.release();  // the download waited for the device
   for (std::size_t k = 0; k < n; ++k) nodes_[ids[k]].split = ho(k);
 }
 
@@ -236,8 +236,8 @@ TreeModel TreeGrower<ExecutionSpace, Mem, BinT>::grow(ExecutionSpace const& spac
 
   auto const build = [&](std::vector<HistNode> const& hn, std::vector<HistSubtraction> const& subs) {
     PhaseTimer timer(times.histograms);
-    hist_builder_.build(space, bins_, partitioner_.ridx(), gq, hn, hist_);
-    hist_builder_.subtract(space, subs, hist_);
+    hist_builder_.build(space, uploads_, bins_, partitioner_.ridx(), gq, hn, hist_);
+    hist_builder_.subtract(space, uploads_, subs, hist_);
   };
   std::vector<int> queue;  // node ids with evaluated splits and live histograms
   if (p_.max_depth != 0 || p_.max_leaves != 0) {
@@ -324,7 +324,8 @@ TreeModel TreeGrower<ExecutionSpace, Mem, BinT>::grow(ExecutionSpace const& spac
     std::vector<std::int32_t> n_left;
     {
       PhaseTimer timer(times.partition);
-      n_left = partitioner_.split(space, bins_.by_feature, sorted);
+      n_left = partitioner_.split(space, uploads_, bins_.by_feature, sorted);
+      uploads_.release();  // split() waited for the device
     }
     std::vector<std::int32_t> left_rows(batch.size());
     for (std::size_t i = 0; i < order.size(); ++i) left_rows[order[i]] = n_left[i];
