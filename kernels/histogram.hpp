@@ -23,6 +23,20 @@
 
 namespace kboost {
 
+namespace detail {
+/// *dst += v as two 32-bit atomics, the low word's carry added to the high word: exact in any order
+/// (two's complement sums modulo 2^64), and faster than 64-bit atomics on team scratch (upstream's
+/// AtomicAdd64As32, src/common/device_helpers.cuh). Little-endian words, as on every GPU kboost runs.
+KOKKOS_INLINE_FUNCTION void atomic_add_as_32(std::int64_t* dst, std::int64_t v) {
+  auto* const low = reinterpret_cast<std::uint32_t*>(dst);
+  std::uint32_t const x_low = static_cast<std::uint32_t>(static_cast<std::uint64_t>(v));
+  std::uint32_t const x_high = static_cast<std::uint32_t>(static_cast<std::uint64_t>(v) >> 32);
+  std::uint32_t const old = Kokkos::atomic_fetch_add(low, x_low);
+  std::uint32_t const carry = old > 0xffffffffu - x_low ? 1u : 0u;
+  Kokkos::atomic_add(low + 1, x_high + carry);
+}
+}  // namespace detail
+
 /// A node whose histogram is built: its slot in the histogram storage and its rows, positions
 /// [begin, end) of the row partitioner's index array.
 struct HistNode {
@@ -252,15 +266,18 @@ class HistogramBuilder {
               }
             }
           } else {
-            Kokkos::parallel_for(Kokkos::TeamThreadRange(m, t.end - t.begin), [&](std::int32_t j) {
+            // One thread per (row, feature) element, as upstream's HistKernelOneNodeTarget: a warp
+            // reads neighbouring codes of a few rows and its atomics spread over several features'
+            // bins instead of piling 32 rows onto one feature's.
+            std::int32_t const elements = (t.end - t.begin) * nfg;
+            Kokkos::parallel_for(Kokkos::TeamThreadRange(m, elements), [&](std::int32_t e) {
+              std::int32_t const j = e / nfg, k = e - j * nfg;
               std::int32_t const row = ridx(t.begin + j);
               GradientPairInt64 const g = gpair(row);
               if (g.grad == 0 && g.hess == 0) return;
-              for (std::int32_t k = 0; k < nfg; ++k) {
-                std::uint32_t const s = off(k) + bins(row, f0 + k);
-                Kokkos::atomic_add(&local(s).grad, g.grad);
-                Kokkos::atomic_add(&local(s).hess, g.hess);
-              }
+              std::uint32_t const s = off(k) + bins(row, f0 + k);
+              detail::atomic_add_as_32(&local(s).grad, g.grad);
+              detail::atomic_add_as_32(&local(s).hess, g.hess);
             });
           }
           m.team_barrier();
