@@ -139,8 +139,9 @@ class RowPartitioner {
 
   /// Host backends: the same stable partition in two passes over fixed blocks of each segment
   /// (decide and partition each block into tmp, then place every block's lefts and rights from
-  /// per-block offsets), no scan over the whole range and no search for a position's segment. The result is the unique stable partition, so
-  /// it equals the count/scan/place path bit for bit (public: CUDA extended lambdas).
+  /// per-block offsets), no scan over the whole range and no search for a position's segment. The
+  /// result is the unique stable partition, so it equals the count/scan/place path bit for bit
+  /// (public: CUDA extended lambdas).
   template <class BinsView>
   std::vector<std::int32_t> split_blocks(ExecutionSpace const& space, BinsView const& bins,
                                          std::vector<PartitionSplit> const& splits) {
