@@ -79,6 +79,15 @@ KOKKOS_INLINE_FUNCTION float negative_magnitude(float x) {
   return pmath::detail::bit_cast<float>(a & keep);
 }
 
+/// Adds one pair's positive and negative parts to a lane's four sums (Σmax(g,0), Σmax(h,0),
+/// Σ|min(g,0)|, Σ|min(h,0)|), in that order, each in double.
+KOKKOS_INLINE_FUNCTION void add_sign_parts(GradientPair const& p, double& pg, double& ph, double& ng, double& nh) {
+  pg += positive_part(p.grad);
+  ph += positive_part(p.hess);
+  ng += negative_magnitude(p.grad);
+  nh += negative_magnitude(p.hess);
+}
+
 /// Lanes of the fixed-order sums in make_quantiser (independent of backend and threads).
 constexpr std::size_t kQuantiserLanes = 4096, kQuantiserFold = 64;
 
@@ -106,13 +115,7 @@ GradientQuantiser make_quantiser(ExecutionSpace const& space, Kokkos::View<const
                            for (std::size_t base = t0; base < n; base += L) {
                              std::size_t const m = n - base < B ? n - base : B;
                              GradientPair const* row = &g(base);
-                             for (std::size_t j = 0; j < m; ++j) {
-                               float const gg = row[j].grad, hh = row[j].hess;
-                               pg[j] += positive_part(gg);
-                               ph[j] += positive_part(hh);
-                               ng[j] += negative_magnitude(gg);
-                               nh[j] += negative_magnitude(hh);
-                             }
+                             for (std::size_t j = 0; j < m; ++j) add_sign_parts(row[j], pg[j], ph[j], ng[j], nh[j]);
                            }
                            for (std::size_t j = 0; j < B; ++j) {
                              lane(t0 + j, 0) = pg[j];
@@ -125,13 +128,7 @@ GradientQuantiser make_quantiser(ExecutionSpace const& space, Kokkos::View<const
     Kokkos::parallel_for("kboost::quantiser::lane_sums", Kokkos::RangePolicy<ExecutionSpace>(space, 0, L),
                          KOKKOS_LAMBDA(std::size_t t) {
                            double pg = 0, ph = 0, ng = 0, nh = 0;
-                           for (std::size_t i = t; i < n; i += L) {
-                             float const gg = g(i).grad, hh = g(i).hess;
-                             pg += positive_part(gg);
-                             ph += positive_part(hh);
-                             ng += negative_magnitude(gg);
-                             nh += negative_magnitude(hh);
-                           }
+                           for (std::size_t i = t; i < n; i += L) add_sign_parts(g(i), pg, ph, ng, nh);
                            lane(t, 0) = pg;
                            lane(t, 1) = ph;
                            lane(t, 2) = ng;
