@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <map>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -58,6 +59,46 @@ struct DMatrix {
 
 /// The matrix as read from files, in host memory.
 using HostDMatrix = DMatrix<Kokkos::HostSpace>;
+
+/// The three arrays of a CSR matrix (rows × n_features) as the training kernels read them:
+/// row_map (rows + 1 offsets into entries/values), entries (the column of each stored value,
+/// increasing within a row), values (absent entries and NaN values are missing).
+template <class MemorySpace>
+struct CsrArrays {
+  Kokkos::View<const std::int64_t*, MemorySpace> row_map;
+  Kokkos::View<const std::int32_t*, MemorySpace> entries;
+  Kokkos::View<const float*, MemorySpace> values;
+  std::size_t n_features = 0;
+
+  std::size_t n_rows() const { return row_map.extent(0) == 0 ? 0 : row_map.extent(0) - 1; }
+};
+
+/// The CSR arrays of a sparse host matrix `m`, after checking that every row's columns are
+/// increasing and below n_features and its offsets are in order (the LibSVM reader guarantees
+/// this; a matrix built in memory may not). Throws std::runtime_error naming the source and row
+/// otherwise, or when `m` is dense.
+inline CsrArrays<Kokkos::HostSpace> checked_csr(DMatrix<Kokkos::HostSpace> const& m) {
+  std::string const src = m.info.source.empty() ? std::string("the CSR matrix") : m.info.source;
+  if (!m.is_sparse()) throw std::runtime_error(src + " is dense, not CSR");
+  auto const& rm = m.csr.graph.row_map;
+  auto const& cols = m.csr.graph.entries;
+  if (rm.extent(0) != m.n_rows + 1 || rm(0) != 0 || static_cast<std::size_t>(rm(m.n_rows)) != cols.extent(0) ||
+      cols.extent(0) != m.csr.values.extent(0))
+    throw std::runtime_error(src + ": CSR offsets do not match " + std::to_string(m.n_rows) + " rows and " +
+                             std::to_string(cols.extent(0)) + " entries");
+  for (std::size_t i = 0; i < m.n_rows; ++i) {
+    if (rm(i + 1) < rm(i)) throw std::runtime_error(src + ": row " + std::to_string(i) + " has a negative length");
+    for (auto k = rm(i); k < rm(i + 1); ++k) {
+      bool const in_range = cols(k) >= 0 && static_cast<std::size_t>(cols(k)) < m.n_features;
+      if (!in_range || (k > rm(i) && cols(k) <= cols(k - 1)))
+        throw std::runtime_error(src + ": row " + std::to_string(i) + " entry " + std::to_string(k - rm(i)) +
+                                 ": column " + std::to_string(cols(k)) +
+                                 (in_range ? " is not above the previous column" : " is outside [0, " +
+                                                                                       std::to_string(m.n_features) + ")"));
+    }
+  }
+  return CsrArrays<Kokkos::HostSpace>{rm, cols, m.csr.values, m.n_features};
+}
 
 /// Deep copy of a DMatrix into another memory space (one upload per field; dense stays dense,
 /// CSR stays CSR).

@@ -196,14 +196,24 @@ void BasicBooster<ExecutionSpace>::train(TrainParams const& p, HostDMatrix const
   if (is_multiclass(kind) && p.num_class < 2) throw std::runtime_error("train: " + obj.name + " needs num_class >= 2");
   std::size_t const rows = dtrain.n_rows;
 
-  // ---- data on the device
-  auto hX = densify(Kokkos::DefaultHostExecutionSpace(), dtrain);  // host rows × features (upstream_cpu sketches it)
+  // ---- data on the device: dense rows, or CSR arrays that are binned without a dense copy
+  bool const sparse = dtrain.is_sparse();
+  CsrArrays<Kokkos::HostSpace> hXs;
+  HostDMatrix::dense_type hX;  // host rows × features (upstream_cpu sketches it)
+  if (sparse)
+    hXs = checked_csr(dtrain);
+  else
+    hX = dtrain.dense;
   matrix X;
+  CsrArrays<Mem> Xs;
   Kokkos::View<float*, Mem> label, weight;
   {
     PhaseTimer t(times_.upload);
-    if constexpr (std::is_same_v<matrix, decltype(hX)>) {
-      X = hX;  // host memory space: the densified rows are the training matrix
+    if (sparse) {
+      Xs = CsrArrays<Mem>{counted_copy_to<Mem>(hXs.row_map), counted_copy_to<Mem>(hXs.entries),
+                          counted_copy_to<Mem>(hXs.values), hXs.n_features};
+    } else if constexpr (std::is_same_v<matrix, decltype(hX)>) {
+      X = hX;  // host memory space: the rows are the training matrix
     } else {
       X = matrix(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::train::X"), hX.extent(0), hX.extent(1));
       staged_upload(space_, X, Kokkos::View<const float**, Kokkos::LayoutRight, Kokkos::HostSpace>(hX));
@@ -238,9 +248,16 @@ void BasicBooster<ExecutionSpace>::train(TrainParams const& p, HostDMatrix const
   HistogramCuts<Mem> cuts;
   {
     PhaseTimer t(times_.cuts);
-    if (p.sketch_method == "exact_quantile")
+    bool const exact = p.sketch_method == "exact_quantile";
+    if (exact && sparse)
+      cuts = exact_quantile_cuts_csr<Mem>(space_, Xs.row_map, Xs.entries, Xs.values, Xs.n_features,
+                                          Kokkos::View<const float*, Mem>(weight), p.max_bin);
+    else if (exact)
       cuts = exact_quantile_cuts<Mem>(space_, Kokkos::View<const float**, Kokkos::LayoutRight, Mem>(X),
                                       Kokkos::View<const float*, Mem>(weight), p.max_bin);
+    else if (sparse)
+      cuts = sketch_cuts_from_host_csr<Mem>(space_, hXs.row_map, hXs.entries, hXs.values, hXs.n_features,
+                                            dtrain.weight, p.max_bin);
     else
       cuts = sketch_cuts_from_host<Mem>(space_, hX, dtrain.weight, p.max_bin);
   }
@@ -257,12 +274,15 @@ void BasicBooster<ExecutionSpace>::train(TrainParams const& p, HostDMatrix const
   model_.iteration_indptr.push_back(0);
 
   hX = decltype(hX)();  // the float matrices are not needed once binned
+  hXs = decltype(hXs)();
   auto const& h_ptrs = cuts.host_ptrs;
   auto const code = [&](auto width) {  // width: a BinT value (std::uint8_t or std::uint16_t)
     PhaseTimer t(times_.binning);
     using BinT = decltype(width);
-    auto codes = bin_codes<BinT>(space_, Kokkos::View<const float**, Kokkos::LayoutRight, Mem>(X), cuts, h_ptrs);
+    auto codes = sparse ? bin_codes_csr<BinT>(space_, Xs.row_map, Xs.entries, Xs.values, Xs.n_features, cuts, h_ptrs)
+                        : bin_codes<BinT>(space_, Kokkos::View<const float**, Kokkos::LayoutRight, Mem>(X), cuts, h_ptrs);
     X = matrix();
+    Xs = CsrArrays<Mem>();
     return with_feature_order(space_, Kokkos::View<const BinT**, Kokkos::LayoutRight, Mem>(codes));
   };
   if (bin_code_bytes(h_ptrs) == 1)

@@ -90,6 +90,56 @@ Kokkos::View<BinT**, Kokkos::LayoutRight, Mem> bin_codes(ExecutionSpace const& s
   return codes;
 }
 
+/// bin_codes of a CSR matrix (rows × n_features; row_map rows + 1 offsets, entries the column of
+/// each stored value in increasing order within a row, values; an absent entry or a NaN value is
+/// missing) without making a dense float copy: every code starts as its feature's missing code
+/// n_f, then each stored value is searched as in bin_codes. Same codes as bin_codes on the
+/// densified matrix. Throws std::runtime_error when n_features differs from the cuts' or a
+/// feature's n_f does not fit BinT (column indices are checked by check_csr_columns).
+template <class BinT, class ExecutionSpace, class Mem>
+Kokkos::View<BinT**, Kokkos::LayoutRight, Mem> bin_codes_csr(ExecutionSpace const& space,
+                                                             Kokkos::View<const std::int64_t*, Mem> row_map,
+                                                             Kokkos::View<const std::int32_t*, Mem> entries,
+                                                             Kokkos::View<const float*, Mem> values,
+                                                             std::size_t n_features, HistogramCuts<Mem> const& cuts,
+                                                             std::vector<std::uint32_t> const& host_ptrs) {
+  static_assert(std::is_same_v<BinT, std::uint8_t> || std::is_same_v<BinT, std::uint16_t>, "8- or 16-bit codes");
+  if (n_features != cuts.n_features())
+    throw std::runtime_error("bin_codes_csr: the matrix has " + std::to_string(n_features) + " features, cuts have " +
+                             std::to_string(cuts.n_features()));
+  if (bin_code_bytes(host_ptrs) > static_cast<int>(sizeof(BinT)))
+    throw std::runtime_error("bin_codes_csr: a feature's bins do not fit " + std::to_string(8 * sizeof(BinT)) +
+                             "-bit codes");
+  compat::ScopedRegion region("kboost::binning::bin_codes_csr");
+  std::size_t const rows = row_map.extent(0) == 0 ? 0 : row_map.extent(0) - 1;
+  std::size_t const features = n_features;
+  Kokkos::View<BinT**, Kokkos::LayoutRight, Mem> codes(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::binning::codes"), rows, features);
+  auto ptrs = cuts.ptrs;
+  auto cut_values = cuts.values;
+  auto missing = KOKKOS_LAMBDA(std::size_t i, std::size_t f) { codes(i, f) = static_cast<BinT>(ptrs(f + 1) - ptrs(f)); };
+  auto code_stored = KOKKOS_LAMBDA(std::size_t i) {
+    for (std::int64_t k = row_map(i); k < row_map(i + 1); ++k) {
+      auto const f = static_cast<std::size_t>(entries(k));
+      std::int32_t const b = search_bin(ptrs, cut_values, f, values(k));
+      if (b >= 0) codes(i, f) = static_cast<BinT>(static_cast<std::uint32_t>(b) - ptrs(f));
+    }
+  };
+  using Policy = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::size_t>>;
+  if constexpr (Kokkos::SpaceAccessibility<ExecutionSpace, Kokkos::HostSpace>::accessible) {
+    Kokkos::parallel_for("kboost::binning::code_csr_rows", Policy(space, 0, rows), KOKKOS_LAMBDA(std::size_t i) {
+      for (std::size_t f = 0; f < features; ++f) missing(i, f);
+      code_stored(i);
+    });
+  } else {
+    // devices: the missing codes cell by cell (coalesced), then one thread per row for its entries
+    Kokkos::parallel_for("kboost::binning::code_csr_missing", Policy(space, 0, rows * features),
+                         KOKKOS_LAMBDA(std::size_t idx) { missing(idx / features, idx % features); });
+    Kokkos::parallel_for("kboost::binning::code_csr_entries", Policy(space, 0, rows), code_stored);
+  }
+  return codes;
+}
+
 /// A training matrix's bin codes (bin_codes) in two orders: by_row (rows × features, row-major) for
 /// the device histogram kernels, which give each thread one row; by_feature (rows × features,
 /// column-major) for the partition and the host histogram kernel, which read one feature of many

@@ -67,7 +67,12 @@ struct SketchCellCounter {
 
   template <class Access>
   KOKKOS_INLINE_FUNCTION void operator()(std::size_t i, std::size_t fb, Access& acc) const {
-    float const v = X(i, f_begin + fb);
+    add(i, fb, X(i, f_begin + fb), acc);
+  }
+
+  /// Counts value v of row i, feature f_begin + fb (NaN: nothing).
+  template <class Access>
+  KOKKOS_INLINE_FUNCTION void add(std::size_t i, std::size_t fb, float v, Access& acc) const {
     if (v != v) return;
     std::uint32_t const key = sketch_key(v);
     std::int32_t s = 0;
@@ -132,6 +137,43 @@ void count_sketch_level(ExecutionSpace const& space, Kokkos::View<const float**,
                            add(idx / f_count, idx % f_count, acc);
                          });
   }
+  Kokkos::Experimental::contribute(space, counts, scatter);
+}
+
+/// count_sketch_level on a CSR matrix (row_map rows + 1 offsets, entries the column of each stored
+/// value, values; absent entries and NaN values are skipped) with `n_features` columns: the same
+/// counts as on the densified matrix, since the counts are integer sums. Same errors.
+template <class ExecutionSpace, class Mem>
+void count_sketch_level_csr(ExecutionSpace const& space, Kokkos::View<const std::int64_t*, Mem> row_map,
+                            Kokkos::View<const std::int32_t*, Mem> entries, Kokkos::View<const float*, Mem> values,
+                            std::size_t n_features, Kokkos::View<const std::uint64_t*, Mem> qweight,
+                            std::size_t f_begin, std::size_t f_count, int level,
+                            Kokkos::View<const std::int32_t**, Kokkos::LayoutRight, Mem> child,
+                            Kokkos::View<const std::uint32_t**, Kokkos::LayoutRight, Mem> slot_base,
+                            Kokkos::View<std::uint64_t*, Mem> counts) {
+  if (level < 0 || level >= kSketchLevels)
+    throw std::runtime_error("count_sketch_level_csr: level " + std::to_string(level) + " outside [0, " +
+                             std::to_string(kSketchLevels) + ")");
+  if (f_begin + f_count > n_features)
+    throw std::runtime_error("count_sketch_level_csr: features [" + std::to_string(f_begin) + ", " +
+                             std::to_string(f_begin + f_count) + ") beyond the matrix's " + std::to_string(n_features));
+  compat::ScopedRegion region("kboost::sketch::count_level_csr");
+  std::size_t const rows = row_map.extent(0) == 0 ? 0 : row_map.extent(0) - 1;
+  Kokkos::Experimental::ScatterView<std::uint64_t*, typename decltype(counts)::array_layout, ExecutionSpace> scatter(
+      space, counts);
+  detail::SketchCellCounter<Mem> const counter{{}, qweight, child, slot_base, f_begin, level, qweight.extent(0) != 0};
+  auto const f_end = static_cast<std::int64_t>(f_begin + f_count);
+  auto const f_first = static_cast<std::int64_t>(f_begin);
+  // One row per iteration on every backend: a row's entries are contiguous (LibSVM rows are short).
+  Kokkos::parallel_for("kboost::sketch::count_csr_rows",
+                       Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::size_t>>(space, 0, rows),
+                       KOKKOS_LAMBDA(std::size_t i) {
+                         auto acc = scatter.access();
+                         for (std::int64_t k = row_map(i); k < row_map(i + 1); ++k) {
+                           std::int64_t const f = entries(k);
+                           if (f >= f_first && f < f_end) counter.add(i, static_cast<std::size_t>(f - f_first), values(k), acc);
+                         }
+                       });
   Kokkos::Experimental::contribute(space, counts, scatter);
 }
 

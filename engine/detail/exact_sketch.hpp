@@ -87,23 +87,21 @@ class RadixQuantileSelection {
 /// Power-of-two exponent s for fixed-point sketch weights: rows · max_weight · 2^s < 2^46.
 int sketch_weight_shift(std::size_t rows, double max_weight);
 
-/// Cuts of every column of X (rows × features, NaN = missing) in memory space `Mem`, with sample
-/// weights `weight` (rows, or extent 0 = all 1), by the exact quantile definition in the file
-/// comment. Features are processed in batches whose counters (one copy per host thread) and child
-/// tables fit 256 MiB.
-/// Throws std::runtime_error on max_bin < 2, a weight extent that is neither 0 nor rows, or a
-/// negative or non-finite weight.
-template <class Mem, class ExecutionSpace>
-HistogramCuts<Mem> exact_quantile_cuts(ExecutionSpace const& space,
-                                       Kokkos::View<const float**, Kokkos::LayoutRight, Mem> X,
-                                       Kokkos::View<const float*, Mem> weight, int max_bin) {
-  compat::ScopedRegion region("kboost::hist_cuts::exact_quantile_cuts");
-  std::size_t const rows = X.extent(0), features = X.extent(1);
+namespace detail {
+
+/// The body of exact_quantile_cuts for any matrix storage: `count_level(qweight, f0, fc, level,
+/// child, slot_base, counts)` runs count_sketch_level (or its CSR form) on the caller's matrix of
+/// `rows` × `features`.
+template <class Mem, class ExecutionSpace, class CountLevel>
+HistogramCuts<Mem> exact_quantile_batches(ExecutionSpace const& space, std::size_t rows, std::size_t features,
+                                          Kokkos::View<const float*, Mem> weight, int max_bin,
+                                          CountLevel const& count_level) {
   if (weight.extent(0) != 0 && weight.extent(0) != rows)
     throw std::runtime_error("sketch_cuts: weight has " + std::to_string(weight.extent(0)) + " entries for " +
                              std::to_string(rows) + " rows");
   RadixQuantileSelection const probe(0, max_bin);  // validates max_bin
   using Policy = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::size_t>>;
+
 
   Kokkos::View<std::uint64_t*, Mem> qweight;
   if (weight.extent(0) != 0) {
@@ -147,9 +145,9 @@ HistogramCuts<Mem> exact_quantile_cuts(ExecutionSpace const& space,
       std::size_t const used = std::size_t(base.back()) * sketch_digits(level);
       auto level_counts = Kokkos::subview(counts, std::make_pair(std::size_t(0), used));
       Kokkos::deep_copy(space, level_counts, std::uint64_t(0));
-      count_sketch_level(space, X, Kokkos::View<const std::uint64_t*, Mem>(qweight), f0, fc, level,
-                         Kokkos::View<const std::int32_t**, Kokkos::LayoutRight, Mem>(child),
-                         Kokkos::View<const std::uint32_t**, Kokkos::LayoutRight, Mem>(slot_base), counts);
+      count_level(Kokkos::View<const std::uint64_t*, Mem>(qweight), f0, fc, level,
+                  Kokkos::View<const std::int32_t**, Kokkos::LayoutRight, Mem>(child),
+                  Kokkos::View<const std::uint32_t**, Kokkos::LayoutRight, Mem>(slot_base), counts);
       std::vector<std::uint64_t> h_counts(used);
       counted_deep_copy(Kokkos::View<std::uint64_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(h_counts.data(), used),
                         level_counts);
@@ -162,6 +160,44 @@ HistogramCuts<Mem> exact_quantile_cuts(ExecutionSpace const& space,
     per_feature_cuts.insert(per_feature_cuts.end(), select.cuts().begin(), select.cuts().end());
   }
   return assemble_cuts<Mem>(space, per_feature_cuts);
+}
+
+}  // namespace detail
+
+/// Cuts of every column of X (rows × features, NaN = missing) in memory space `Mem`, with sample
+/// weights `weight` (rows, or extent 0 = all 1), by the exact quantile definition in the file
+/// comment. Features are processed in batches whose counters (one copy per host thread) and child
+/// tables fit 256 MiB.
+/// Throws std::runtime_error on max_bin < 2, a weight extent that is neither 0 nor rows, or a
+/// negative or non-finite weight.
+template <class Mem, class ExecutionSpace>
+HistogramCuts<Mem> exact_quantile_cuts(ExecutionSpace const& space,
+                                       Kokkos::View<const float**, Kokkos::LayoutRight, Mem> X,
+                                       Kokkos::View<const float*, Mem> weight, int max_bin) {
+  compat::ScopedRegion region("kboost::hist_cuts::exact_quantile_cuts");
+  return detail::exact_quantile_batches<Mem>(
+      space, X.extent(0), X.extent(1), weight, max_bin,
+      [&](auto qweight, std::size_t f0, std::size_t fc, int level, auto child, auto slot_base, auto counts) {
+        count_sketch_level(space, X, qweight, f0, fc, level, child, slot_base, counts);
+      });
+}
+
+/// exact_quantile_cuts of a CSR matrix (rows × n_features: row_map rows + 1 offsets, entries the
+/// column of each stored value, values; absent entries and NaN values are missing) in memory space
+/// `Mem`, without a dense copy: the same cuts as on the densified matrix. Same errors.
+template <class Mem, class ExecutionSpace>
+HistogramCuts<Mem> exact_quantile_cuts_csr(ExecutionSpace const& space, Kokkos::View<const std::int64_t*, Mem> row_map,
+                                           Kokkos::View<const std::int32_t*, Mem> entries,
+                                           Kokkos::View<const float*, Mem> values, std::size_t n_features,
+                                           Kokkos::View<const float*, Mem> weight, int max_bin) {
+  compat::ScopedRegion region("kboost::hist_cuts::exact_quantile_cuts_csr");
+  std::size_t const rows = row_map.extent(0) == 0 ? 0 : row_map.extent(0) - 1;
+  return detail::exact_quantile_batches<Mem>(
+      space, rows, n_features, weight, max_bin,
+      [&](auto qweight, std::size_t f0, std::size_t fc, int level, auto child, auto slot_base, auto counts) {
+        count_sketch_level_csr(space, row_map, entries, values, n_features, qweight, f0, fc, level, child, slot_base,
+                               counts);
+      });
 }
 
 }  // namespace kboost

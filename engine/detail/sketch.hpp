@@ -85,6 +85,17 @@ HistogramCuts<Mem> sketch_cuts_from_host(ExecutionSpace const& space,
                                          Kokkos::View<const float**, Kokkos::LayoutRight, Kokkos::HostSpace> hX,
                                          Kokkos::View<const float*, Kokkos::HostSpace> hw, int max_bin);
 
+/// sketch_cuts_from_host of a host CSR matrix (rows × n_features: row_map rows + 1 offsets,
+/// entries the column of each stored value, values; absent entries and NaN values are missing)
+/// without a dense copy: each feature sees the same values in the same row order as in the
+/// densified matrix, so the cuts are the same bits. Same errors.
+template <class Mem, class ExecutionSpace>
+HistogramCuts<Mem> sketch_cuts_from_host_csr(ExecutionSpace const& space,
+                                             Kokkos::View<const std::int64_t*, Kokkos::HostSpace> row_map,
+                                             Kokkos::View<const std::int32_t*, Kokkos::HostSpace> entries,
+                                             Kokkos::View<const float*, Kokkos::HostSpace> values, std::size_t n_features,
+                                             Kokkos::View<const float*, Kokkos::HostSpace> hw, int max_bin);
+
 /// Cuts of every column of X (rows × features, NaN = missing) in memory space `Mem` with sample
 /// weights `weight` (rows, or extent 0 = all 1): X is copied to the host (when not host-accessible)
 /// and passed to sketch_cuts_from_host. Same errors.
@@ -98,12 +109,14 @@ HistogramCuts<Mem> sketch_cuts(ExecutionSpace const& space, Kokkos::View<const f
   return sketch_cuts_from_host<Mem>(space, hX, hw, max_bin);
 }
 
-template <class Mem, class ExecutionSpace>
-HistogramCuts<Mem> sketch_cuts_from_host(ExecutionSpace const& space,
-                                         Kokkos::View<const float**, Kokkos::LayoutRight, Kokkos::HostSpace> hX,
-                                         Kokkos::View<const float*, Kokkos::HostSpace> hw, int max_bin) {
-  compat::ScopedRegion region("kboost::hist_cuts::sketch_cuts_from_host");
-  std::size_t const rows = hX.extent(0), features = hX.extent(1);
+namespace detail {
+
+/// The body of sketch_cuts_from_host for any row storage: `row_values(i, add)` calls add(f, v) for
+/// each non-missing value v of row i (f: its feature, each at most once per row).
+template <class Mem, class ExecutionSpace, class RowValues>
+HistogramCuts<Mem> sketch_host_rows(ExecutionSpace const& space, std::size_t rows, std::size_t features,
+                                    Kokkos::View<const float*, Kokkos::HostSpace> hw, int max_bin,
+                                    RowValues const& row_values) {
   bool const weighted = hw.extent(0) != 0;
   if (weighted && hw.extent(0) != rows) {
     throw std::runtime_error("sketch_cuts: weight has " + std::to_string(hw.extent(0)) + " entries for " +
@@ -133,8 +146,9 @@ HistogramCuts<Mem> sketch_cuts_from_host(ExecutionSpace const& space,
   // count[b * features + f]: non-missing values of feature f in row block b
   std::vector<std::size_t> count(n_blocks * features + 1, 0);
   run_parallel(n_blocks, [&](std::size_t b) {
+    std::size_t* const c = count.data() + b * features;
     for (std::size_t i = b * kBlock; i < std::min(rows, (b + 1) * kBlock); ++i)
-      for (std::size_t f = 0; f < features; ++f) count[b * features + f] += (hX(i, f) == hX(i, f));
+      row_values(i, [c](std::size_t f, float) { ++c[f]; });
   });
   std::vector<std::size_t> col_begin(features + 1, 0), offset(n_blocks * features);
   for (std::size_t f = 0; f < features; ++f) {
@@ -152,12 +166,10 @@ HistogramCuts<Mem> sketch_cuts_from_host(ExecutionSpace const& space,
   run_parallel(n_blocks, [&](std::size_t b) {
     std::size_t* const o = offset.data() + b * features;
     for (std::size_t i = b * kBlock; i < std::min(rows, (b + 1) * kBlock); ++i) {
-      for (std::size_t f = 0; f < features; ++f) {
-        float const v = hX(i, f);
-        if (v != v) continue;  // NaN = missing
+      row_values(i, [&](std::size_t f, float v) {
         if (weighted) wcols[o[f]] = hw(i);
         cols[o[f]++] = v;
-      }
+      });
     }
   });
   std::vector<FeatureCuts> per_feature(features);
@@ -166,6 +178,38 @@ HistogramCuts<Mem> sketch_cuts_from_host(ExecutionSpace const& space,
                                     col_begin[f + 1] - col_begin[f], max_bin);
   });
   return assemble_cuts<Mem>(space, per_feature);
+}
+
+}  // namespace detail
+
+template <class Mem, class ExecutionSpace>
+HistogramCuts<Mem> sketch_cuts_from_host(ExecutionSpace const& space,
+                                         Kokkos::View<const float**, Kokkos::LayoutRight, Kokkos::HostSpace> hX,
+                                         Kokkos::View<const float*, Kokkos::HostSpace> hw, int max_bin) {
+  compat::ScopedRegion region("kboost::hist_cuts::sketch_cuts_from_host");
+  std::size_t const features = hX.extent(1);
+  return detail::sketch_host_rows<Mem>(space, hX.extent(0), features, hw, max_bin, [&](std::size_t i, auto&& add) {
+    for (std::size_t f = 0; f < features; ++f) {
+      float const v = hX(i, f);
+      if (v == v) add(f, v);  // NaN = missing
+    }
+  });
+}
+
+template <class Mem, class ExecutionSpace>
+HistogramCuts<Mem> sketch_cuts_from_host_csr(ExecutionSpace const& space,
+                                             Kokkos::View<const std::int64_t*, Kokkos::HostSpace> row_map,
+                                             Kokkos::View<const std::int32_t*, Kokkos::HostSpace> entries,
+                                             Kokkos::View<const float*, Kokkos::HostSpace> values, std::size_t n_features,
+                                             Kokkos::View<const float*, Kokkos::HostSpace> hw, int max_bin) {
+  compat::ScopedRegion region("kboost::hist_cuts::sketch_cuts_from_host_csr");
+  std::size_t const rows = row_map.extent(0) == 0 ? 0 : row_map.extent(0) - 1;
+  return detail::sketch_host_rows<Mem>(space, rows, n_features, hw, max_bin, [&](std::size_t i, auto&& add) {
+    for (std::int64_t k = row_map(i); k < row_map(i + 1); ++k) {
+      float const v = values(k);
+      if (v == v) add(static_cast<std::size_t>(entries(k)), v);
+    }
+  });
 }
 
 }  // namespace kboost
