@@ -20,6 +20,7 @@
 
 #include <kboost/core/compat.hpp>
 #include <kboost/core/dmatrix.hpp>
+#include <kboost/core/memory_meter.hpp>
 #include <kboost/core/model.hpp>
 #include <kboost/core/objective.hpp>
 #include <kboost/core/output_transform.hpp>
@@ -188,6 +189,7 @@ void BasicBooster<ExecutionSpace>::train(TrainParams const& p, HostDMatrix const
     if (!e.second.has_labels()) throw std::runtime_error("train: eval set '" + e.first + "' has no labels");
   }
   times_ = PhaseTimes{};
+  MemoryMeter const meter;
   TransferCount const fit_copies0 = transfer_count();
   history_.clear();
   ObjectiveParams obj = objective_params(p);
@@ -291,6 +293,7 @@ void BasicBooster<ExecutionSpace>::train(TrainParams const& p, HostDMatrix const
     fit_rounds(p, dtrain, evals, log, obj, kind, n_groups, cuts, code(std::uint16_t{}), margin, label, weight, init_margin);
   TransferCount const fit_copies1 = transfer_count();
   times_.fit_copies = TransferCount{fit_copies1.uploads - fit_copies0.uploads, fit_copies1.downloads - fit_copies0.downloads};
+  times_.memory = meter.peaks();
   if (log && p.verbosity >= 1) *log << times_.summary();
 }
 

@@ -36,6 +36,12 @@ std::string PhaseTimes::summary() const {
                 grow_copies.downloads * per_level, static_cast<long long>(fit_copies.uploads),
                 static_cast<long long>(fit_copies.downloads));
   out += line;
+  auto const mib = [](std::int64_t b) { return static_cast<double>(b) / (1024.0 * 1024.0); };
+  std::snprintf(line, sizeof line,
+                "peak memory: %.1f MiB device + %.1f MiB host in the fit's Kokkos allocations; process peak "
+                "resident set %.1f MiB\n",
+                mib(memory.device), mib(memory.host), mib(memory.process_rss));
+  out += line;
   return out;
 }
 

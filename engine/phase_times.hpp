@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string>
 
+#include <kboost/core/memory_meter.hpp>
 #include <kboost/core/transfers.hpp>
 
 namespace kboost {
@@ -21,6 +22,9 @@ struct PhaseTimes {
   TransferCount grow_copies, fit_copies;
   std::int64_t levels = 0;  ///< grow steps (depthwise: one per depth; lossguide: one per expansion)
   std::int64_t trees = 0;
+  /// Peak bytes of the fit's Kokkos allocations in device and host spaces, and the process' peak
+  /// resident set (core/memory_meter.hpp).
+  MemoryPeaks memory;
   /// One line per phase plus the total, for the end of a training log.
   std::string summary() const;
 };

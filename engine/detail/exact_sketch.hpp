@@ -89,20 +89,13 @@ int sketch_weight_shift(std::size_t rows, double max_weight);
 
 namespace detail {
 
-/// The body of exact_quantile_cuts for any matrix storage: `count_level(qweight, f0, fc, level,
-/// child, slot_base, counts)` runs count_sketch_level (or its CSR form) on the caller's matrix of
-/// `rows` × `features`.
-template <class Mem, class ExecutionSpace, class CountLevel>
-HistogramCuts<Mem> exact_quantile_batches(ExecutionSpace const& space, std::size_t rows, std::size_t features,
-                                          Kokkos::View<const float*, Mem> weight, int max_bin,
-                                          CountLevel const& count_level) {
-  if (weight.extent(0) != 0 && weight.extent(0) != rows)
-    throw std::runtime_error("sketch_cuts: weight has " + std::to_string(weight.extent(0)) + " entries for " +
-                             std::to_string(rows) + " rows");
-  RadixQuantileSelection const probe(0, max_bin);  // validates max_bin
+/// Fixed-point sketch weights of `weight` (rows; extent 0 gives an empty View: every value counts
+/// 1). Outside exact_quantile_batches: nvcc refuses device lambdas in a function templated on a
+/// local lambda type. Throws std::runtime_error on a negative or non-finite weight.
+template <class Mem, class ExecutionSpace>
+Kokkos::View<std::uint64_t*, Mem> sketch_qweight(ExecutionSpace const& space, Kokkos::View<const float*, Mem> weight) {
   using Policy = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::size_t>>;
-
-
+  std::size_t const rows = weight.extent(0);
   Kokkos::View<std::uint64_t*, Mem> qweight;
   if (weight.extent(0) != 0) {
     float wmax = 0;
@@ -118,6 +111,21 @@ HistogramCuts<Mem> exact_quantile_batches(ExecutionSpace const& space, std::size
       throw std::runtime_error("sketch_cuts: " + std::to_string(invalid) + " sample weights are negative or not finite");
     qweight = quantise_sketch_weights(space, weight, sketch_weight_shift(rows, wmax));
   }
+  return qweight;
+}
+
+/// The body of exact_quantile_cuts for any matrix storage: `count_level(qweight, f0, fc, level,
+/// child, slot_base, counts)` runs count_sketch_level (or its CSR form) on the caller's matrix of
+/// `rows` × `features`.
+template <class Mem, class ExecutionSpace, class CountLevel>
+HistogramCuts<Mem> exact_quantile_batches(ExecutionSpace const& space, std::size_t rows, std::size_t features,
+                                          Kokkos::View<const float*, Mem> weight, int max_bin,
+                                          CountLevel const& count_level) {
+  if (weight.extent(0) != 0 && weight.extent(0) != rows)
+    throw std::runtime_error("sketch_cuts: weight has " + std::to_string(weight.extent(0)) + " entries for " +
+                             std::to_string(rows) + " rows");
+  RadixQuantileSelection const probe(0, max_bin);  // validates max_bin
+  Kokkos::View<std::uint64_t*, Mem> const qweight = sketch_qweight(space, weight);
 
   // Counters and child tables of one feature; host backends count into one copy of the counters
   // per thread (ScatterView), so the batch shrinks with the thread count.
