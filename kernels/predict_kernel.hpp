@@ -19,12 +19,16 @@
 
 #include <kboost/core/compat.hpp>
 #include <kboost/core/output_transform.hpp>
+#include <kboost/core/portable_math.hpp>
 #include <kboost/kernels/predict_layout.hpp>
 
 namespace kboost {
 
 /// Largest row block of the host's level-synchronous walk (its per-row positions live on the stack).
 constexpr int kHostWideBlock = 64;
+
+/// Largest batch for which device backends use the small-batch blocking (default_blocking).
+constexpr std::size_t kDeviceSmallBatch = 16384;
 
 /// What to compute and how to block it.
 struct PredictKernelParams {
@@ -37,11 +41,15 @@ struct PredictKernelParams {
   int rows_per_team = 64;            ///< R
   int trees_per_chunk = 64;          ///< C
   int team_size = 1;
+  /// Whether the traversal step keeps scalar leaf VALUES in team scratch (detail::leaf_word), so the
+  /// ordered sum reads only scratch (device small batches), or leaf slots that the sum looks up.
+  bool leaf_values_in_scratch = false;
 };
 
 /// Blocking defaults per backend: host spaces follow upstream's 64-row blocks with one thread per
-/// block (more threads per block only when there are fewer blocks than threads); GPUs use 32-row
-/// blocks and 128 threads spread over (tree, row) pairs.
+/// block (more threads per block only when there are fewer blocks than threads); GPUs use, up to
+/// kDeviceSmallBatch rows, 1–8 rows per team over 512 threads and chunks of 6,144 / R trees, beyond
+/// it 32-row blocks and 128 threads spread over (tree, row) pairs. None of these changes a bit.
 template <class ExecutionSpace>
 void default_blocking(ExecutionSpace const& space, std::size_t n_rows, int n_trees, PredictKernelParams& p) {
   constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecutionSpace::memory_space>::accessible;
@@ -52,6 +60,16 @@ void default_blocking(ExecutionSpace const& space, std::size_t n_rows, int n_tre
     p.team_size = blocks >= static_cast<std::size_t>(conc) ? 1 : std::max(1, conc / static_cast<int>(std::max<std::size_t>(blocks, 1)));
     int rows = static_cast<int>(std::min<std::size_t>(n_rows, 64));
     p.trees_per_chunk = p.team_size > 1 ? std::max(64, std::min(1024, 8192 / std::max(rows, 1))) : 64;
+  } else if (n_rows <= kDeviceSmallBatch) {
+    // Small batches: few rows per team, so that there are about two teams per SM, and a large team
+    // walking a chunk of up to 6,144 / R trees side by side; then one thread per (row, output) adds
+    // the chunk's leaf words in tree order from team scratch (R · C words ≤ 24 KiB).
+    int const sms = std::max(1, conc / 2048);
+    std::size_t const per_team = (n_rows + 2 * static_cast<std::size_t>(sms) - 1) / (2 * static_cast<std::size_t>(sms));
+    p.rows_per_team = static_cast<int>(std::min<std::size_t>(std::max<std::size_t>(per_team, 1), 8));
+    p.team_size = 512;
+    p.trees_per_chunk = 6144 / p.rows_per_team;
+    p.leaf_values_in_scratch = true;
   } else {
     p.rows_per_team = 32;
     p.team_size = 128;
@@ -61,6 +79,21 @@ void default_blocking(ExecutionSpace const& space, std::size_t n_rows, int n_tre
 }
 
 namespace detail {
+/// A scalar tree's contribution: its leaf value, DART-weighted as upstream ((0 + leaf) · weight_drop).
+/// leaf_word: what the traversal step keeps per (tree, row) when leaf_values_in_scratch is set: that
+/// value's float bits for scalar trees, the leaf's pool slot for vector-leaf trees.
+template <class Forest>
+KOKKOS_INLINE_FUNCTION float scalar_leaf(Forest const& f, int tree, std::int32_t slot) {
+  float v = f.nodes(slot).value;
+  if (f.tree_weight.extent(0) > 0) v = (0.0f + v) * f.tree_weight(tree);
+  return v;
+}
+
+template <class Forest>
+KOKKOS_INLINE_FUNCTION std::int32_t leaf_word(Forest const& f, int tree, std::int32_t slot) {
+  return f.vector_leaf ? slot : pmath::detail::bit_cast<std::int32_t>(scalar_leaf(f, tree, slot));
+}
+
 /// Row `row` of a rank-2 View (any layout) as an accessor x(feature).
 template <class XView>
 struct ViewRow {
@@ -95,126 +128,147 @@ void predict_forest(ExecutionSpace const& space, ForestArrays<MemorySpace> const
   bool const stage = static_cast<long>(R) * n_feat <= 4096;
   int const xs_len = stage ? R * n_feat : 0;
   std::size_t const bytes = Kokkos::View<std::int32_t*, scratch_t>::shmem_size(R * C) +
+                            Kokkos::View<std::int32_t*, scratch_t>::shmem_size(C) +
                             Kokkos::View<float*, scratch_t>::shmem_size(R * K) +
                             Kokkos::View<float*, scratch_t>::shmem_size(xs_len);
   int const league = (n_rows + R - 1) / R;
-  policy_t policy(space, league, p.team_size);
-  int const level = bytes <= 32768 ? 0 : 1;
-  policy.set_scratch_size(level, Kokkos::PerTeam(bytes));
+  int const level = bytes <= static_cast<std::size_t>(policy_t::scratch_size_max(0)) ? 0 : 1;
   bool const has_bm = base_margin.extent(0) > 0;
-  bool const dart = f.tree_weight.extent(0) > 0;
   bool const vector_leaf = f.vector_leaf;
+  bool const words = p.leaf_values_in_scratch && !p.pred_leaf;
   PredictKernelParams const prm = p;
   constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemorySpace>::accessible;
   // Level-synchronous walk when a thread has the whole block (host, team size 1, R <= kHostWideBlock).
   bool const level_sync = host && p.team_size == 1 && R <= kHostWideBlock;
 
-  Kokkos::parallel_for(
-      "kboost::predict::forest", policy, KOKKOS_LAMBDA(member_t const& m) {
-        int const row0 = m.league_rank() * R;
-        int const nr = (n_rows - row0) < R ? (n_rows - row0) : R;
-        Kokkos::View<std::int32_t*, scratch_t, Kokkos::MemoryUnmanaged> leaf(m.team_scratch(level), R * C);
-        Kokkos::View<float*, scratch_t, Kokkos::MemoryUnmanaged> acc(m.team_scratch(level), R * K);
-        Kokkos::View<float*, scratch_t, Kokkos::MemoryUnmanaged> xs(m.team_scratch(level), xs_len);
-        if (stage) {
-          Kokkos::parallel_for(Kokkos::TeamThreadRange(m, nr * n_feat),
-                               [&](int k) { xs(k) = X(row0 + k / n_feat, k % n_feat); });
-        }
-        if (!prm.pred_leaf) {
-          Kokkos::parallel_for(Kokkos::TeamThreadRange(m, nr * K), [&](int k) {
-            acc(k) = has_bm ? base_margin(row0 + k / K, k % K) : base_score(k % K);
-          });
-        }
-        m.team_barrier();
-        for (int c0 = tb; c0 < te; c0 += C) {
-          int const nc = (te - c0) < C ? (te - c0) : C;
-          if (level_sync) {
-            // Host: a thread walks one dense tree for all rows of the block level by level, so the
-            // block's independent node loads overlap (upstream's array_tree_layout.h does the same).
-            Kokkos::parallel_for(Kokkos::TeamThreadRange(m, nc), [&](int t) {
-              int const tree = c0 + t;
-              int const dense = f.tree_dense(tree);
-              if (dense >= 2) {
-                // Dense, numeric, slots below leaves filled with the leaf (flatten_forest): exactly
-                // `depth` branch-free steps per row, no leaf test.
-                int const depth = dense - 2;
-                std::int32_t pos[kHostWideBlock];
-                std::int32_t const base = f.tree_begin(tree);
-                for (int r = 0; r < nr; ++r) pos[r] = 0;
-                for (int l = 0; l < depth; ++l) {
-                  for (int r = 0; r < nr; ++r) {
-                    PredictNode const n = f.nodes(base + pos[r]);
-                    float const v = stage ? xs(r * n_feat + n.feature) : X(row0 + r, n.feature);
-                    bool const left = (v != v || v == prm.missing) ? (n.flags & PredictNode::kDefaultLeft) != 0
-                                                                   : v < n.value;
-                    pos[r] = 2 * pos[r] + (left ? 1 : 2);
-                  }
-                }
-                for (int r = 0; r < nr; ++r) leaf(r * C + t) = base + pos[r];
-              } else if (dense) {
-                std::int32_t pos[kHostWideBlock];
-                std::int32_t const base = f.tree_begin(tree);
-                for (int r = 0; r < nr; ++r) pos[r] = 0;
-                bool moved = true;
-                while (moved) {
-                  moved = false;
-                  for (int r = 0; r < nr; ++r) {
-                    PredictNode const n = f.nodes(base + pos[r]);
-                    if (n.flags & PredictNode::kLeaf) continue;
-                    moved = true;
-                    float const v = stage ? xs(r * n_feat + n.feature) : X(row0 + r, n.feature);
-                    bool const left = split_goes_left(f, base + pos[r], n, v, prm.missing);
-                    pos[r] = 2 * pos[r] + 1 + (left ? 0 : 1);
-                  }
-                }
-                for (int r = 0; r < nr; ++r) leaf(r * C + t) = base + pos[r];
-              } else {
-                for (int r = 0; r < nr; ++r)
-                  leaf(r * C + t) = stage ? traverse_tree(f, tree, &xs(r * n_feat), prm.missing)
-                                          : traverse_tree(f, tree, detail::ViewRow<XView>{X, row0 + r}, prm.missing);
-              }
-              if (prm.pred_leaf)
-                for (int r = 0; r < nr; ++r) out(row0 + r, tree - tb) = static_cast<float>(f.node_ids(leaf(r * C + t)));
-            });
-          } else {
-            // Leaves of (tree, row) pairs; rows fastest so neighbouring threads share a tree.
-            Kokkos::parallel_for(Kokkos::TeamThreadRange(m, nc * nr), [&](int k) {
-              int const t = k / nr, r = k % nr;
-              std::int32_t const l = stage ? traverse_tree(f, c0 + t, &xs(r * n_feat), prm.missing)
-                                           : traverse_tree(f, c0 + t, detail::ViewRow<XView>{X, row0 + r}, prm.missing);
-              if (prm.pred_leaf) out(row0 + r, c0 - tb + t) = static_cast<float>(f.node_ids(l));
-              else leaf(r * C + t) = l;
-            });
-          }
-          m.team_barrier();
-          if (!prm.pred_leaf) {
-            // Fixed order: each row adds its leaves tree by tree.
-            Kokkos::parallel_for(Kokkos::TeamThreadRange(m, nr), [&](int r) {
-              float* a = &acc(r * K);
-              for (int t = 0; t < nc; ++t) {
-                std::int32_t const l = leaf(r * C + t);
-                if (vector_leaf) {
-                  std::int32_t const off = f.nodes(l).child;
-                  for (int j = 0; j < K; ++j) a[j] += f.leaf_values(off + j);
-                } else {
-                  float v = f.nodes(l).value;
-                  if (dart) v = (0.0f + v) * f.tree_weight(c0 + t);
-                  a[f.tree_group(c0 + t)] += v;
-                }
-              }
-            });
-            m.team_barrier();
-          }
-        }
-        if (!prm.pred_leaf) {
-          Kokkos::parallel_for(Kokkos::TeamThreadRange(m, nr), [&](int r) {
-            float* a = &acc(r * K);
-            auto in = [&](int j) -> float& { return a[j]; };
-            auto o = [&](int j) -> float& { return out(row0 + r, j); };
-            apply_transform(prm.output_margin ? OutputTransform::kIdentity : prm.transform, K, in, o);
-          });
-        }
+  auto const body = KOKKOS_LAMBDA(member_t const& m) {
+    int const row0 = m.league_rank() * R;
+    int const nr = (n_rows - row0) < R ? (n_rows - row0) : R;
+    Kokkos::View<std::int32_t*, scratch_t, Kokkos::MemoryUnmanaged> leaf(m.team_scratch(level), R * C);
+    Kokkos::View<std::int32_t*, scratch_t, Kokkos::MemoryUnmanaged> group(m.team_scratch(level), C);
+    Kokkos::View<float*, scratch_t, Kokkos::MemoryUnmanaged> acc(m.team_scratch(level), R * K);
+    Kokkos::View<float*, scratch_t, Kokkos::MemoryUnmanaged> xs(m.team_scratch(level), xs_len);
+    if (stage) {
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(m, nr * n_feat),
+                           [&](int k) { xs(k) = X(row0 + k / n_feat, k % n_feat); });
+    }
+    if (!prm.pred_leaf) {
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(m, nr * K), [&](int k) {
+        acc(k) = has_bm ? base_margin(row0 + k / K, k % K) : base_score(k % K);
       });
+    }
+    m.team_barrier();
+    for (int c0 = tb; c0 < te; c0 += C) {
+      int const nc = (te - c0) < C ? (te - c0) : C;
+      if (!prm.pred_leaf && K > 1 && !vector_leaf)  // the chunk's output columns, for the sum below
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(m, nc), [&](int t) { group(t) = f.tree_group(c0 + t); });
+      if (level_sync) {
+        // Host: a thread walks one dense tree for all rows of the block level by level, so the
+        // block's independent node loads overlap (upstream's array_tree_layout.h does the same).
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(m, nc), [&](int t) {
+          int const tree = c0 + t;
+          // the scratch keeps the leaf word, or the slot (pred_leaf writes node ids from it below)
+          auto keep = [&](int tr, std::int32_t slot) -> std::int32_t {
+            return words ? detail::leaf_word(f, tr, slot) : slot;
+          };
+          int const dense = f.tree_dense(tree);
+          if (dense >= 2) {
+            // Dense, numeric, slots below leaves filled with the leaf (flatten_forest): exactly
+            // `depth` branch-free steps per row, no leaf test.
+            int const depth = dense - 2;
+            std::int32_t pos[kHostWideBlock];
+            std::int32_t const base = f.tree_begin(tree);
+            for (int r = 0; r < nr; ++r) pos[r] = 0;
+            for (int l = 0; l < depth; ++l) {
+              for (int r = 0; r < nr; ++r) {
+                PredictNode const n = f.nodes(base + pos[r]);
+                float const v = stage ? xs(r * n_feat + n.feature) : X(row0 + r, n.feature);
+                bool const left = (v != v || v == prm.missing) ? (n.flags & PredictNode::kDefaultLeft) != 0
+                                                               : v < n.value;
+                pos[r] = 2 * pos[r] + (left ? 1 : 2);
+              }
+            }
+            for (int r = 0; r < nr; ++r) leaf(r * C + t) = keep(tree, base + pos[r]);
+          } else if (dense) {
+            std::int32_t pos[kHostWideBlock];
+            std::int32_t const base = f.tree_begin(tree);
+            for (int r = 0; r < nr; ++r) pos[r] = 0;
+            bool moved = true;
+            while (moved) {
+              moved = false;
+              for (int r = 0; r < nr; ++r) {
+                PredictNode const n = f.nodes(base + pos[r]);
+                if (n.flags & PredictNode::kLeaf) continue;
+                moved = true;
+                float const v = stage ? xs(r * n_feat + n.feature) : X(row0 + r, n.feature);
+                bool const left = split_goes_left(f, base + pos[r], n, v, prm.missing);
+                pos[r] = 2 * pos[r] + 1 + (left ? 0 : 1);
+              }
+            }
+            for (int r = 0; r < nr; ++r) leaf(r * C + t) = keep(tree, base + pos[r]);
+          } else {
+            for (int r = 0; r < nr; ++r)
+              leaf(r * C + t) = keep(tree, stage ? traverse_tree(f, tree, &xs(r * n_feat), prm.missing)
+                                                 : traverse_tree(f, tree, detail::ViewRow<XView>{X, row0 + r}, prm.missing));
+          }
+          if (prm.pred_leaf)
+            for (int r = 0; r < nr; ++r) out(row0 + r, tree - tb) = static_cast<float>(f.node_ids(leaf(r * C + t)));
+        });
+      } else {
+        // Leaves of (tree, row) pairs; rows fastest so neighbouring threads share a tree.
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(m, nc * nr), [&](int k) {
+          int const t = k / nr, r = k % nr;
+          std::int32_t const l = stage ? traverse_tree(f, c0 + t, &xs(r * n_feat), prm.missing)
+                                       : traverse_tree(f, c0 + t, detail::ViewRow<XView>{X, row0 + r}, prm.missing);
+          if (prm.pred_leaf) out(row0 + r, c0 - tb + t) = static_cast<float>(f.node_ids(l));
+          else leaf(r * C + t) = words ? detail::leaf_word(f, c0 + t, l) : l;
+        });
+      }
+      m.team_barrier();
+      if (!prm.pred_leaf) {
+        // Fixed order: each (row, output) adds its trees' leaves tree by tree in a register, as
+        // upstream adds them to out(row, group); vector leaves add K values per tree.
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(m, vector_leaf ? nr : nr * K), [&](int k) {
+          if (vector_leaf) {
+            float* a = &acc(k * K);
+            for (int t = 0; t < nc; ++t) {
+              std::int32_t const off = f.nodes(leaf(k * C + t)).child;
+              for (int j = 0; j < K; ++j) a[j] += f.leaf_values(off + j);
+            }
+            return;
+          }
+          int const r = k / K, g = k % K;
+          float s = acc(k);
+          if (words && K == 1) {
+            for (int t = 0; t < nc; ++t) s += pmath::detail::bit_cast<float>(leaf(r * C + t));
+          } else if (words) {
+            for (int t = 0; t < nc; ++t)
+              if (group(t) == g) s += pmath::detail::bit_cast<float>(leaf(r * C + t));
+          } else {
+            for (int t = 0; t < nc; ++t)
+              if (K == 1 || group(t) == g) s += detail::scalar_leaf(f, c0 + t, leaf(r * C + t));
+          }
+          acc(k) = s;
+        });
+        m.team_barrier();
+      }
+    }
+    if (!prm.pred_leaf) {
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(m, nr), [&](int r) {
+        float* a = &acc(r * K);
+        auto in = [&](int j) -> float& { return a[j]; };
+        auto o = [&](int j) -> float& { return out(row0 + r, j); };
+        apply_transform(prm.output_margin ? OutputTransform::kIdentity : prm.transform, K, in, o);
+      });
+    }
+  };
+  // The team size the kernel's registers allow (a large small-batch team may not fit).
+  policy_t probe(space, league, 1);
+  probe.set_scratch_size(level, Kokkos::PerTeam(bytes));
+  int const team_size = std::max(1, std::min(p.team_size, probe.team_size_max(body, Kokkos::ParallelForTag())));
+  policy_t policy(space, league, team_size);
+  policy.set_scratch_size(level, Kokkos::PerTeam(bytes));
+  Kokkos::parallel_for("kboost::predict::forest", policy, body);
 }
 
 }  // namespace kboost
