@@ -95,7 +95,7 @@ Kokkos::View<BinT**, Kokkos::LayoutRight, Mem> bin_codes(ExecutionSpace const& s
 /// missing) without making a dense float copy: every code starts as its feature's missing code
 /// n_f, then each stored value is searched as in bin_codes. Same codes as bin_codes on the
 /// densified matrix. Throws std::runtime_error when n_features differs from the cuts' or a
-/// feature's n_f does not fit BinT (column indices are checked by check_csr_columns).
+/// feature's n_f does not fit BinT (column indices are checked by checked_csr, core/dmatrix.hpp).
 template <class BinT, class ExecutionSpace, class Mem>
 Kokkos::View<BinT**, Kokkos::LayoutRight, Mem> bin_codes_csr(ExecutionSpace const& space,
                                                              Kokkos::View<const std::int64_t*, Mem> row_map,
