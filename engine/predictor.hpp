@@ -22,6 +22,7 @@
 #include <kboost/kernels/device_forest.hpp>
 #include <kboost/kernels/predict_kernel.hpp>
 #include <kboost/kernels/predict_layout.hpp>
+#include <kboost/kernels/predict_rows.hpp>
 #include <kboost/io/model_reader.hpp>
 
 namespace kboost {
@@ -161,7 +162,10 @@ class Predictor {
     }
     std::unique_lock<std::mutex> lock;
     if (host) lock = std::unique_lock<std::mutex>(detail::host_launch_mutex());
-    predict_forest(space, forest_, X, base_score_, base_margin, p, out);
+    auto const f = make_device_forest(forest_, base_score_, range.first, range.second, model_.num_feature,
+                                      opt.output_margin ? OutputTransform::kIdentity : transform_, opt.missing);
+    if (p.one_row_per_thread) predict_rows(space, f, X, base_margin, p.team_size, out);
+    else predict_forest(space, f, X, base_margin, p, out);
   }
 
   /// A trivially copyable handle for predicting single rows inside the caller's kernels (see

@@ -123,6 +123,14 @@ template <class Row>
 KOKKOS_INLINE_FUNCTION float feature_at(Row const& x, int f) {
   return x(f);
 }
+
+/// Row `row` of a rank-2 View (any layout) as an accessor x(feature).
+template <class XView>
+struct ViewRow {
+  XView x;
+  int row;
+  KOKKOS_INLINE_FUNCTION float operator()(int f) const { return x(row, f); }
+};
 }  // namespace detail
 
 /// Pool position of the leaf that row `x` reaches in tree `t`; `x` is a pointer to the row's

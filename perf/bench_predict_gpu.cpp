@@ -1,21 +1,41 @@
 /// \file bench_predict_gpu.cpp
-/// Inference latency on the default execution space (CUDA in a CUDA build) for the issue-5
-/// benchmark: a model file (e.g. 999 trees, depth 6) predicted at several batch sizes from host
-/// input to host output. End to end per call = H2D copy of the batch + Predictor::predict_into +
-/// D2H copy of the result (pinned host buffers where the backend has them), timed on the host clock;
-/// median and p99 over `iters` calls after 20 warm-up calls. A second loop fences between the stages
-/// to split the time into H2D / kernel / D2H (medians; the fences add their own cost).
-///   bench_predict_gpu --model FILE [--batches 1,10,100,1000,10000,100000] [--iters 300] [--csv FILE]
-/// Input values: uniform in [-2, 2) from a fixed LCG (the upstream driver uses the same), no missing.
+/// Inference latency on the default execution space (CUDA in a CUDA build) for the
+/// benchmark and the GPU prediction suite (perf/predict_suite_gpu.sh): a model file (e.g. 999 trees,
+/// depth 6) predicted at several batch sizes from host input to host output.
+/// Input per batch: perf/predict_input.hpp's rows (uniform in [-2, 2), a fraction --missing of NaN,
+/// default 0.02; the same bytes upstream's driver perf/upstream_gpu/xgb_predict_gpu.cpp predicts),
+/// in pinned host buffers where the backend has them.
+/// End to end per call = H2D copy of the batch + the prediction + D2H copy of the result + fence,
+/// timed on the host clock. Per batch and path: one untimed call, one timed probe call, warm-up calls
+/// (about 0.5 s, 1 to 20), then --trials timed calls (fewer for slow calls: max(5, 2000 ms / call);
+/// predict_input.hpp plan_trials): median and p99. A second loop of max(5, trials / 2) calls fences
+/// between the stages to split the time into H2D / kernel / D2H (medians; the fences add their own
+/// cost).
+/// Paths (--paths, comma-separated):
+///   batch          Predictor::predict_into, one kboost kernel per call (tool "kboost");
+///   device_forest  the caller's own parallel_for over the rows, each calling the DeviceForest handle
+///                  of Predictor::device_forest() (tool "kboost_device_forest"; the in-user-kernel path
+///                  of perf/device_forest), its result compared bit for bit with the batch path's when
+///                  both run.
+///   rows<T>        kernels/predict_rows.hpp called directly with teams of T rows (tool "kboost_rows<T>"),
+///                  to measure where one thread per row overtakes the small-batch blocking.
+///   bench_predict_gpu --model FILE [--batches 1,10,100,1000,10000,100000] [--trials 50] [--missing 0.02]
+///       [--paths batch] [--csv FILE] [--suite-csv FILE] [--model-name NAME] [--trees N] [--machine h200]
+/// --iters is another name of --trials. --csv: tool,space,batch,iters,p50_ms,p99_ms,mean_ms,h2d_p50_ms,
+/// kernel_p50_ms,d2h_p50_ms,checksum. --suite-csv: the suite's columns machine,tool,model,trees,batch,
+/// trials,p50_ms,p99_ms,h2d_p50_ms,kernel_p50_ms,d2h_p50_ms,check (model: --model-name, default the file
+/// name without extension; trees: --trees, default the model's; check: checksum=<sum of the outputs>).
+/// Both files are rewritten, one row per path and batch, flushed as measured. stdout: one line per
+/// path and batch, then a line "check tool=... model=... batch=... sum=... wsum=... bits=..." (plain
+/// and position-weighted sums, FNV-1a hash of the output bytes) that the suite compares across tools.
 #include <CLI/CLI.hpp>
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
-#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -23,107 +43,156 @@
 #include <kboost/core/compat.hpp>
 #include <kboost/engine/predictor.hpp>
 
+#include "predict_input.hpp"
+
 namespace {
 
+using Space = Kokkos::DefaultExecutionSpace;
+using Mem = Space::memory_space;
 #if defined(KOKKOS_ENABLE_CUDA)
 using PinnedSpace = Kokkos::CudaHostPinnedSpace;
 #else
 using PinnedSpace = Kokkos::HostSpace;
 #endif
 
-using clk = std::chrono::steady_clock;
-double since(clk::time_point t0) { return std::chrono::duration<double>(clk::now() - t0).count(); }
+/// Outputs a DeviceForest row may need (margin columns) in the user kernel's local array.
+constexpr int kMaxOutputs = 16;
 
-double pct(std::vector<double> v, double q) {
-  std::sort(v.begin(), v.end());
-  std::size_t const i = static_cast<std::size_t>(q * static_cast<double>(v.size() - 1) + 0.5);
-  return v[std::min(i, v.size() - 1)];
+/// The in-user-kernel path: the caller's parallel_for over rows, one DeviceForest::predict per row
+/// from the row's contiguous features.
+/// `k`: the result's columns (Predictor::output_columns, the handle's output_columns()).
+template <class Forest, class XView, class OutView>
+void predict_in_user_kernel(Forest const& forest, int k, XView const& X, OutView const& out) {
+  Kokkos::parallel_for(
+      "bench::user_kernel", Kokkos::RangePolicy<Space>(std::int64_t{0}, static_cast<std::int64_t>(X.extent(0))),
+      KOKKOS_LAMBDA(std::int64_t i) {
+        float o[kMaxOutputs];
+        forest.predict(&X(i, 0), o);
+        for (int j = 0; j < k; ++j) out(i, j) = o[j];
+      });
 }
 
 }  // namespace
 
 int main(int argc, char* argv[]) {
-  std::map<std::string, std::string> a{{"model", ""}, {"batches", "1,10,100,1000,10000,100000"}, {"iters", "300"}, {"csv", ""}};
-  CLI::App app{"kboost GPU benchmark"};
-  for (auto& [key, value] : a) app.add_option("--" + key, value)->default_val(value);
+  std::string model, batches = "1,10,100,1000,10000,100000", csv_path, suite_path, model_name, machine = "h200";
+  std::string paths = "batch";
+  int trials = 50;
+  long long trees = -1;
+  double missing = 0.02;
+  CLI::App app{"kboost GPU inference benchmark"};
+  app.add_option("--model", model, "model file (XGBoost JSON or UBJSON)")->required();
+  app.add_option("--batches", batches, "comma-separated batch sizes")->default_val(batches);
+  app.add_option("--trials,--iters", trials, "timed calls per point (fewer for slow calls)")->default_val(trials);
+  app.add_option("--missing", missing, "fraction of NaN in the input")->default_val(missing);
+  app.add_option("--paths", paths, "batch and/or device_forest, comma-separated")->default_val(paths);
+  app.add_option("--csv", csv_path, "CSV: tool,space,batch,iters,p50_ms,...,checksum");
+  app.add_option("--suite-csv", suite_path, "CSV in the prediction suite's columns");
+  app.add_option("--model-name", model_name, "suite CSV model column (default: file name without extension)");
+  app.add_option("--trees", trees, "suite CSV trees column (default: the model's tree count)");
+  app.add_option("--machine", machine, "suite CSV machine column")->default_val(machine);
   CLI11_PARSE(app, argc, argv);
-  if (a["model"].empty()) {
-    std::fprintf(stderr, "usage: %s --model FILE [--batches 1,10000] [--iters N] [--csv FILE]\n", argv[0]);
-    return 2;
-  }
-  kboost::compat::initialize(0);
+  bool run_batch = false, run_forest = false;
+  std::vector<int> row_teams;
   {
-    using Space = Kokkos::DefaultExecutionSpace;
-    using Mem = Space::memory_space;
-    kboost::Predictor<Space> pred(a["model"]);
+    std::stringstream ps(paths);
+    std::string tok;
+    while (std::getline(ps, tok, ',')) {
+      if (tok == "batch") run_batch = true;
+      else if (tok == "device_forest") run_forest = true;
+      else if (tok.rfind("rows", 0) == 0 && tok.size() > 4 && tok.find_first_not_of("0123456789", 4) == std::string::npos)
+        row_teams.push_back(std::stoi(tok.substr(4)));
+      else {
+        std::fprintf(stderr, "bench_predict_gpu: unknown path '%s' (batch, device_forest, rows<T>)\n", tok.c_str());
+        return 2;
+      }
+    }
+  }
+  if (model_name.empty()) model_name = kboost_bench::model_name_from_path(model);
+  kboost::compat::initialize(0);
+  int rc = 0;
+  {
+    kboost::Predictor<Space> pred(model);
     int const nf = pred.model().num_feature;
     kboost::PredictOptions opt;
     int const cols = pred.output_columns(opt);
-    std::printf("%s: model %s, %zu trees, %d features, %d outputs per row (upload %.3f s)\n", Space::name(),
-                a["model"].c_str(), pred.model().trees.size(), nf, cols, pred.upload_seconds());
-    std::ofstream csv;
-    if (!a["csv"].empty()) {
-      csv.open(a["csv"]);
-      csv << "tool,space,batch,iters,p50_ms,p99_ms,mean_ms,h2d_p50_ms,kernel_p50_ms,d2h_p50_ms,checksum\n";
+    if (trees < 0) trees = static_cast<long long>(pred.model().trees.size());
+    std::printf("%s: model %s, %zu trees, %d features, %d outputs per row (upload %.3f s), missing fraction %.3f\n",
+                Space::name(), model.c_str(), pred.model().trees.size(), nf, cols, pred.upload_seconds(), missing);
+    auto const forest = pred.device_forest(opt);
+    if (run_forest && forest.margin_columns() > kMaxOutputs) {
+      std::fprintf(stderr, "bench_predict_gpu: device_forest path skipped: more than %d outputs\n", kMaxOutputs);
+      run_forest = false;
     }
-    std::stringstream bs(a["batches"]);
+    std::ofstream csv, suite;
+    if (!csv_path.empty()) {
+      csv.open(csv_path);
+      csv << "tool,space,batch,iters,p50_ms,p99_ms,mean_ms,h2d_p50_ms,kernel_p50_ms,d2h_p50_ms,checksum\n" << std::flush;
+    }
+    if (!suite_path.empty()) {
+      suite.open(suite_path);
+      suite << kboost_bench::suite_csv_header() << std::flush;
+    }
+    std::stringstream bs(batches);
     std::string tok;
     while (std::getline(bs, tok, ',')) {
       long long const batch = std::stoll(tok);
-      Kokkos::View<float**, Kokkos::LayoutRight, PinnedSpace> hx("bench::hx", batch, nf), hout("bench::hout", batch, cols);
+      Kokkos::View<float**, Kokkos::LayoutRight, PinnedSpace> hx("bench::hx", batch, nf), hout("bench::hout", batch, cols),
+          hout_forest("bench::hout_forest", run_forest ? batch : 0, cols);
       Kokkos::View<float**, Kokkos::LayoutRight, Mem> dx("bench::dx", batch, nf), dout("bench::dout", batch, cols);
-      std::uint64_t s = 12345;
-      for (long long i = 0; i < batch; ++i)
-        for (int f = 0; f < nf; ++f) {
-          s = s * 6364136223846793005ull + 1442695040888963407ull;
-          hx(i, f) = static_cast<float>((s >> 40) & 0xffffff) / 16777216.0f * 4.0f - 2.0f;
-        }
-      int const iters = batch >= 100000 ? 30 : batch >= 10000 ? 100 : std::stoi(a["iters"]);
-      std::vector<double> e2e, h2d, ker, d2h;
+      kboost_bench::fill_predict_input(hx.data(), batch, nf, missing);
       kboost::Predictor<Space>::const_matrix_type cdx(dx);
-      for (int i = 0; i < iters + 20; ++i) {
-        auto const t0 = clk::now();
-        Kokkos::deep_copy(dx, hx);
-        pred.predict_into(cdx, dout, opt);
-        Kokkos::deep_copy(hout, dout);
-        Kokkos::fence();
-        if (i >= 20) e2e.push_back(since(t0) * 1e3);
-      }
-      double checksum = 0;
-      for (long long i = 0; i < batch; ++i)
-        for (int c = 0; c < cols; ++c) checksum += hout(i, c);
-      for (int i = 0; i < iters + 20; ++i) {
-        auto t0 = clk::now();
-        Kokkos::deep_copy(dx, hx);
-        Kokkos::fence();
-        double const a1 = since(t0);
-        t0 = clk::now();
-        pred.predict_into(cdx, dout, opt);
-        Kokkos::fence();
-        double const a2 = since(t0);
-        t0 = clk::now();
-        Kokkos::deep_copy(hout, dout);
-        Kokkos::fence();
-        double const a3 = since(t0);
-        if (i >= 20) {
-          h2d.push_back(a1 * 1e3);
-          ker.push_back(a2 * 1e3);
-          d2h.push_back(a3 * 1e3);
+      auto report = [&](char const* tool, kboost_bench::Point const& p, float const* out) {
+        using kboost_bench::percentile;
+        double mean = 0;
+        for (double v : p.e2e) mean += v;
+        mean /= static_cast<double>(p.e2e.size());
+        auto const chk = kboost_bench::check_output(out, static_cast<std::size_t>(batch) * static_cast<std::size_t>(cols));
+        double const p50 = percentile(p.e2e, 0.5), p99 = percentile(p.e2e, 0.99), h2d = percentile(p.h2d, 0.5),
+                     ker = percentile(p.kernel, 0.5), d2h = percentile(p.d2h, 0.5);
+        std::printf("%s batch %7lld: end-to-end p50 %.4f ms p99 %.4f ms (H2D %.4f, kernel %.4f, D2H %.4f ms; %d trials, "
+                    "%d warm-up) checksum %.6f\n",
+                    tool, batch, p50, p99, h2d, ker, d2h, p.plan.trials, p.plan.warmup, chk.sum);
+        std::printf("check tool=%s model=%s batch=%lld sum=%.9g wsum=%.9g bits=%016llx\n", tool, model_name.c_str(), batch,
+                    chk.sum, chk.weighted, static_cast<unsigned long long>(chk.bits));
+        std::fflush(stdout);
+        if (csv) {
+          char buf[320];
+          std::snprintf(buf, sizeof buf, "%s,%s,%lld,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.6f\n", tool, Space::name(), batch,
+                        p.plan.trials, p50, p99, mean, h2d, ker, d2h, chk.sum);
+          csv << buf << std::flush;
         }
+        if (suite)
+          suite << kboost_bench::suite_csv_row(machine, tool, model_name, trees, batch, p.plan.trials, p50, p99, h2d, ker,
+                                               d2h, chk.sum)
+                << std::flush;
+      };
+      auto upload = [&] { Kokkos::deep_copy(dx, hx); };
+      auto fence = [] { Kokkos::fence(); };
+      if (run_batch) {
+        auto const p = kboost_bench::measure_point(
+            trials, upload, [&] { pred.predict_into(cdx, dout, opt); }, [&] { Kokkos::deep_copy(hout, dout); }, fence);
+        report("kboost", p, hout.data());
       }
-      double mean = 0;
-      for (double v : e2e) mean += v;
-      mean /= static_cast<double>(e2e.size());
-      std::printf("batch %7lld: end-to-end p50 %.4f ms p99 %.4f ms (H2D %.4f, kernel %.4f, D2H %.4f ms) checksum %.6f\n",
-                  batch, pct(e2e, 0.5), pct(e2e, 0.99), pct(h2d, 0.5), pct(ker, 0.5), pct(d2h, 0.5), checksum);
-      if (csv) {
-        char buf[256];
-        std::snprintf(buf, sizeof buf, "kboost,%s,%lld,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.6f\n", Space::name(), batch,
-                      iters, pct(e2e, 0.5), pct(e2e, 0.99), mean, pct(h2d, 0.5), pct(ker, 0.5), pct(d2h, 0.5), checksum);
-        csv << buf;
+      for (int T : row_teams) {
+        auto const p = kboost_bench::measure_point(
+            trials, upload, [&] { kboost::predict_rows(Space(), forest, cdx, {}, T, dout); },
+            [&] { Kokkos::deep_copy(hout, dout); }, fence);
+        report(("kboost_rows" + std::to_string(T)).c_str(), p, hout.data());
+      }
+      if (run_forest) {
+        auto const p = kboost_bench::measure_point(
+            trials, upload, [&] { predict_in_user_kernel(forest, cols, dx, dout); },
+            [&] { Kokkos::deep_copy(hout_forest, dout); }, fence);
+        report("kboost_device_forest", p, hout_forest.data());
+        if (run_batch) {
+          bool const same = std::memcmp(hout.data(), hout_forest.data(), hout.size() * sizeof(float)) == 0;
+          std::printf("device_forest batch %lld: bits equal to the batch path: %s\n", batch, same ? "yes" : "NO");
+          if (!same) rc = 1;
+        }
       }
     }
   }
   Kokkos::finalize();
-  return 0;
+  return rc;
 }

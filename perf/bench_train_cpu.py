@@ -13,7 +13,7 @@ Test AUC: kboost's model is loaded by xgboost and predicts the test rows (so the
 upstream reads kboost's model); the peers predict with their own models.
 
 --contention runs one busy process per `--busy` core during every timed fit (HPC nodes are shared:
-the issue's goal is at most 2x the idle time with one of two cores busy).
+the goal is at most 2x the idle time with one of two cores busy).
 
 Usage: python perf/bench_train_cpu.py [--rows 500000] [--features 28] [--rounds 100] [--max-depth 6]
        [--threads 2] [--repeat 1] [--contention] [--peers xgboost,lightgbm] [--kboost build/kboost]

@@ -1,5 +1,5 @@
 /// \file bench_train_gpu.cpp
-/// Training time on the default execution space (CUDA in a CUDA build) for the issue-5 benchmark:
+/// Training time on the default execution space (CUDA in a CUDA build) for the benchmark:
 /// synthetic dense float32 rows × features (normal values, label from a noisy linear rule),
 /// binary:logistic, eta 0.3, depth 6, 256 bins, 10 rounds. Runs, after two warm-up fits that load
 /// every kernel: one first fit with an empty tune store (its "tune" phase is the tuner's cost), then

@@ -3,7 +3,11 @@
 #   perf/upstream_gpu/run.sh source <out.tar.xz>          (here) upstream v3.4.1 + its dmlc-core
 #       from their public repositories (git clones in $XGB_REPO and $DMLC_REPO), as one tarball
 #   perf/upstream_gpu/run.sh build <src.tar.xz> <dir>     (there) builds libxgboost (CUDA, sm_90,
-#       Release, Ninja) and perf/upstream_gpu/xgb_train_gpu.cpp against it into <dir>
+#       Release, Ninja; XGB_BUILD_JOBS parallel jobs, default all cores) and, against it, the drivers
+#       perf/upstream_gpu/xgb_train_gpu.cpp (g++) and perf/upstream_gpu/xgb_predict_gpu.cpp (nvcc: the
+#       CUDA runtime, static) into <dir>; <dir>/build.rc holds the exit status once it ends and
+#       <dir>/build.seconds the time (perf/predict_suite_gpu.sh waits on them when the build runs in
+#       the background); logs in <dir>/configure.log and <dir>/build.log
 #   perf/upstream_gpu/run.sh bench <dir> <kboost build> <out> ROWS ROUNDS DEPTH [SKETCH]
 #       (there; <kboost build>: a CUDA build with perf/, whose perf/bench_train_gpu runs;
 #       SKETCH: kboost_sketch_method, upstream_cpu or exact_quantile) same data, same call:
@@ -23,12 +27,19 @@ case "${1:-}" in
   build)
     src=$(realpath "$2") dir=$3
     mkdir -p "$dir/src" && dir=$(realpath "$dir")
+    rm -f "$dir/build.rc" "$dir/build.seconds" "$dir/xgb_predict_gpu"
+    trap 'echo $? >"$dir/build.rc"' EXIT
     tar xJf "$src" -C "$dir/src"
     cmake -S "$dir/src" -B "$dir/build" -G Ninja -DUSE_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
       -DCMAKE_BUILD_TYPE=Release >"$dir/configure.log"
-    cmake --build "$dir/build" -j "$(nproc)" >"$dir/build.log"
+    cmake --build "$dir/build" -j "${XGB_BUILD_JOBS:-$(nproc)}" >"$dir/build.log"
     g++ -O2 -std=c++17 "$repo/perf/upstream_gpu/xgb_train_gpu.cpp" -I"$dir/src/include" -L"$dir/src/lib" \
-      -Wl,-rpath,"$dir/src/lib" -lxgboost -o "$dir/xgb_train_gpu" ;;
+      -Wl,-rpath,"$dir/src/lib" -lxgboost -o "$dir/xgb_train_gpu"
+    nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+    "$nvcc" -O2 -std=c++17 "$repo/perf/upstream_gpu/xgb_predict_gpu.cpp" -I"$dir/src/include" -L"$dir/src/lib" \
+      -Xlinker -rpath,"$dir/src/lib" -lxgboost -o "$dir/xgb_predict_gpu.tmp"
+    mv "$dir/xgb_predict_gpu.tmp" "$dir/xgb_predict_gpu"  # whole, or absent, for a poller
+    echo "$SECONDS" >"$dir/build.seconds" ;;
   bench)
     dir=$(realpath "$2") kb=$(realpath "$3") out=$4 rows=$5 rounds=$6 depth=$7 sketch=${8:-upstream_cpu}
     mkdir -p "$out" && out=$(realpath "$out")

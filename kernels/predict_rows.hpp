@@ -1,0 +1,187 @@
+#pragma once
+/// \file predict_rows.hpp
+/// Large batches on GPUs: one thread per row walks every tree in order, as FIL and upstream's GPU
+/// predictor (src/predictor/gpu_predictor.cu PredictKernel) map them. A team stages its rows' features
+/// in scratch transposed (feature-major, so the threads of a warp read different rows from different
+/// banks whichever feature each is at), and each thread keeps its row's margins in scratch. Dense
+/// numeric trees take exactly `depth` branch-free steps (no leaf test, no child pointer) and are
+/// staged in team scratch a chunk at a time, packed to 8 bytes per node (threshold; feature and
+/// default direction): the threads of a warp are at different nodes of one tree, and scratch serves
+/// such scattered reads in fewer cycles than the L1 cache (FIL keeps its trees in shared memory too).
+///
+/// The arithmetic is DeviceForest::predict's: base margin, then each tree's leaf added in tree order
+/// in float32 (DART: (0 + leaf) * weight_drop), then the transform. So the result is bit-identical to
+/// predict_forest (kernels/predict_kernel.hpp) and to upstream's CPU predict.
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <cstdint>
+
+#include <kboost/core/compat.hpp>
+#include <kboost/core/output_transform.hpp>
+#include <kboost/kernels/device_forest.hpp>
+
+namespace kboost {
+
+namespace detail {
+/// Row `r` of a team's feature-major scratch block: x(f) = xs[f * stride + r].
+struct ScratchRow {
+  float const* xs;
+  int stride, r;
+  KOKKOS_INLINE_FUNCTION float operator()(int f) const { return xs[f * stride + r]; }
+};
+
+/// A dense numeric node as staged in team scratch: threshold (or leaf value) and the split feature
+/// with the default direction in bit 31.
+struct alignas(8) StagedNode {
+  float value;
+  std::int32_t meta;
+  static constexpr std::uint32_t kDefaultLeftBit = 0x80000000u;
+};
+
+/// The staged nodes of a chunk, read with the pool's accessor syntax nodes(i) by walk_dense_numeric.
+template <class NodesView>
+struct StagedTrees {
+  NodesView staged;
+  float missing;
+  struct Node {
+    float value;
+    std::int32_t feature;
+    std::uint32_t flags;
+  };
+  KOKKOS_INLINE_FUNCTION Node nodes(std::int32_t i) const {
+    StagedNode const n = staged(i);
+    std::uint32_t const meta = static_cast<std::uint32_t>(n.meta);
+    return Node{n.value, static_cast<std::int32_t>(meta & ~StagedNode::kDefaultLeftBit),
+                (meta & StagedNode::kDefaultLeftBit) ? PredictNode::kDefaultLeft : 0u};
+  }
+};
+
+/// Leaf slot of a dense numeric tree (tree_dense >= 2: complete array, slots below leaves filled
+/// with the leaf): `depth` steps with the split rule of split_goes_left for numerical nodes.
+template <class Forest, class Row>
+KOKKOS_INLINE_FUNCTION std::int32_t walk_dense_numeric(Forest const& f, std::int32_t base, int depth, Row const& x) {
+  std::int32_t pos = 0;
+  for (int l = 0; l < depth; ++l) {
+    auto const n = f.nodes(base + pos);
+    float const v = x(n.feature);
+    bool const left = (v != v || v == f.missing) ? (n.flags & PredictNode::kDefaultLeft) != 0 : v < n.value;
+    pos = 2 * pos + (left ? 1 : 2);
+  }
+  return base + pos;
+}
+}  // namespace detail
+
+/// Predictions of rows × features X (any layout) into `out` (rows × f.output_columns(), any
+/// layout) with one thread per row over teams of up to `team_size` rows (fewer where the backend
+/// allows fewer threads per team); `base_margin` rows × n_outputs or extent 0 for f.base_margin.
+/// Runs on `space` (asynchronous on device backends). Label "kboost::predict::rows".
+template <class ExecutionSpace, class MemorySpace, class XView, class OutView>
+void predict_rows(ExecutionSpace const& space, DeviceForest<MemorySpace> const& f, XView const& X,
+                  Kokkos::View<const float**, Kokkos::LayoutRight, typename DeviceForest<MemorySpace>::memory_space> const&
+                      base_margin,
+                  int team_size, OutView const& out) {
+  static_assert(XView::rank == 2 && OutView::rank == 2, "X and out are rows x columns Views");
+  compat::ScopedRegion region("kboost::predict::rows");
+  using policy_t = Kokkos::TeamPolicy<ExecutionSpace>;
+  using member_t = typename policy_t::member_type;
+  using scratch_t = typename ExecutionSpace::scratch_memory_space;
+  using floats_t = Kokkos::View<float*, scratch_t, Kokkos::MemoryUnmanaged>;
+  using staged_t = Kokkos::View<detail::StagedNode*, scratch_t, Kokkos::MemoryUnmanaged>;
+  int const n_rows = static_cast<int>(X.extent(0));
+  int const n_feat = static_cast<int>(X.extent(1));
+  if (n_rows == 0) return;
+  int const K = f.n_outputs;
+  // Features are staged while a team's block stays within 32 KiB; wider rows are read in place.
+  bool const stage = static_cast<long>(team_size) * n_feat * 4 <= 32768;
+  auto row_bytes = [&](int T) { return floats_t::shmem_size(stage ? T * n_feat : 0) + floats_t::shmem_size(T * K); };
+  // Tree chunks take what scratch is left, up to 4,096 nodes (32 KiB); too little leaves them in place.
+  std::size_t const room = static_cast<std::size_t>(policy_t::scratch_size_max(0));
+  std::size_t const left = room > row_bytes(team_size) + 64 ? room - row_bytes(team_size) - 64 : 0;
+  int S = static_cast<int>(std::min<std::size_t>(4096, left / sizeof(detail::StagedNode)));
+  if (S < 256 || f.vector_leaf) S = 0;
+  bool const has_bm = base_margin.extent(0) > 0;
+  bool const dart = f.tree_weight.data != nullptr;
+
+  auto const body = KOKKOS_LAMBDA(member_t const& m) {
+    int const T = m.team_size();
+    int const row0 = m.league_rank() * T;
+    int const nr = (n_rows - row0) < T ? (n_rows - row0) : T;
+    floats_t xs(m.team_scratch(0), stage ? T * n_feat : 0);
+    floats_t acc(m.team_scratch(0), T * K);
+    staged_t staged(m.team_scratch(0), S);
+    if (stage)
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(m, nr * n_feat), [&](int k) {
+        int const r = k / n_feat, j = k % n_feat;
+        xs(j * T + r) = X(row0 + r, j);
+      });
+    int const r = m.team_rank();
+    bool const active = r < nr;
+    if (active)
+      for (int k = 0; k < K; ++k) acc(k * T + r) = has_bm ? base_margin(row0 + r, k) : f.base_margin(k);
+    m.team_barrier();
+    detail::ScratchRow const from_scratch{stage ? xs.data() : nullptr, T, r};
+    detail::ViewRow<XView> const in_place{X, row0 + r};
+    detail::StagedTrees<staged_t> const chunk{staged, f.missing};
+    auto add_leaf = [&](int t, float value, std::int32_t leaf) {
+      if (f.vector_leaf) {
+        std::int32_t const off = f.nodes(leaf).child;
+        for (int j = 0; j < K; ++j) acc(j * T + r) += f.leaf_values(off + j);
+      } else {
+        if (dart) value = (0.0f + value) * f.tree_weight(t);
+        acc(f.tree_group(t) * T + r) += value;
+      }
+    };
+    int t = f.first_tree;
+    while (t < f.last_tree) {
+      // The next chunk: dense numeric trees whose nodes fit in S staged slots together.
+      std::int32_t const b0 = f.tree_begin(t);
+      int c1 = t;
+      while (c1 < f.last_tree && f.tree_dense(c1) >= 2 && f.tree_begin(c1 + 1) - b0 <= S) ++c1;
+      if (c1 == t) {  // a tree that is not staged: walked in the pool
+        if (active) {
+          int const dense = f.tree_dense(t);
+          std::int32_t const leaf =
+              dense >= 2 ? (stage ? detail::walk_dense_numeric(f, f.tree_begin(t), dense - 2, from_scratch)
+                                  : detail::walk_dense_numeric(f, f.tree_begin(t), dense - 2, in_place))
+                         : (stage ? f.leaf(t, from_scratch) : f.leaf(t, in_place));
+          add_leaf(t, f.nodes(leaf).value, leaf);
+        }
+        ++t;
+        continue;
+      }
+      std::int32_t const len = f.tree_begin(c1) - b0;
+      m.team_barrier();  // the previous chunk's walks are done
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(m, len), [&](int i) {
+        PredictNode const n = f.nodes(b0 + i);
+        std::uint32_t const meta = static_cast<std::uint32_t>(n.feature) |
+                                   ((n.flags & PredictNode::kDefaultLeft) ? detail::StagedNode::kDefaultLeftBit : 0u);
+        staged(i) = detail::StagedNode{n.value, static_cast<std::int32_t>(meta)};
+      });
+      m.team_barrier();
+      if (active)
+        for (int tt = t; tt < c1; ++tt) {
+          std::int32_t const base = f.tree_begin(tt) - b0;
+          std::int32_t const slot = stage ? detail::walk_dense_numeric(chunk, base, f.tree_dense(tt) - 2, from_scratch)
+                                          : detail::walk_dense_numeric(chunk, base, f.tree_dense(tt) - 2, in_place);
+          add_leaf(tt, staged(slot).value, b0 + slot);
+        }
+      t = c1;
+    }
+    if (active) {
+      auto in = [&](int j) -> float& { return acc(j * T + r); };
+      auto o = [&](int j) -> float& { return out(row0 + r, j); };
+      apply_transform(f.transform, K, in, o);
+    }
+  };
+  // Host backends cap the team size (Serial: 1); the body reads its team size from the member.
+  auto bytes = [&](int T) { return row_bytes(T) + staged_t::shmem_size(S); };
+  policy_t probe(space, 1, 1);
+  probe.set_scratch_size(0, Kokkos::PerTeam(bytes(team_size)));
+  int const T = std::max(1, std::min(team_size, probe.team_size_max(body, Kokkos::ParallelForTag())));
+  policy_t policy(space, (n_rows + T - 1) / T, T);
+  policy.set_scratch_size(0, Kokkos::PerTeam(bytes(T)));
+  Kokkos::parallel_for("kboost::predict::rows", policy, body);
+}
+
+}  // namespace kboost
