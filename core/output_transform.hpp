@@ -46,7 +46,7 @@ MarginLink margin_link(ObjectiveKind kind);
 OutputTransform transform_for_objective(std::string const& objective);
 
 /// Number of output columns per row: 1 for argmax, else `n_outputs`.
-inline int transformed_columns(OutputTransform t, int n_outputs) {
+KOKKOS_INLINE_FUNCTION int transformed_columns(OutputTransform t, int n_outputs) {
   return t == OutputTransform::kArgmax ? 1 : n_outputs;
 }
 
