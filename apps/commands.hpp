@@ -5,8 +5,12 @@
 
 #include <functional>
 
+#include <kboost/core/collective.hpp>
+
 namespace kboost::cli {
 using Runner = std::function<int()>;
+/// The processes of this run: MPI_COMM_WORLD under an MPI launcher, else one (set up by main).
+Collective& job();
 Runner add_info(CLI::App& app);
 Runner add_train(CLI::App& app);
 Runner add_predict(CLI::App& app);

@@ -12,6 +12,9 @@
 #include "commands.hpp"
 #include <kboost/core/compat.hpp>
 #include <kboost/core/version.hpp>
+#if defined(KBOOST_HAVE_MPI)
+#include <kboost/core/mpi_collective.hpp>
+#endif
 
 namespace {
 /// libgomp reads OMP_WAIT_POLICY once, when it is loaded, before any of kboost's code runs (and
@@ -32,6 +35,8 @@ void default_wait_policy(char** argv) {
 #endif
 }
 
+kboost::Collective* the_job = nullptr;
+
 /// The OMP_WAIT_POLICY in effect (passive unless the user set another), for --version.
 std::string wait_policy() {
   char const* v = std::getenv("OMP_WAIT_POLICY");
@@ -39,8 +44,17 @@ std::string wait_policy() {
 }
 }  // namespace
 
+namespace kboost::cli {
+Collective& job() { return the_job ? *the_job : local_collective(); }
+}  // namespace kboost::cli
+
 int main(int argc, char** argv) {
   default_wait_policy(argv);
+#if defined(KBOOST_HAVE_MPI)
+  kboost::MpiSession mpi(&argc, &argv);
+  the_job = &mpi.collective();
+#endif
+  kboost::Collective& job = kboost::cli::job();
   CLI::App app{"kboost: gradient-boosted decision trees on Kokkos, compatible with XGBoost"};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("kboost ") + kboost::version() + " (Kokkos " +
@@ -53,11 +67,23 @@ int main(int argc, char** argv) {
   auto run_predict = kboost::cli::add_predict(app);
   CLI11_PARSE(app, argc, argv);
 
-  try {
-    kboost::compat::initialize(threads);
-  } catch (std::exception const& e) {
-    std::cerr << "kboost: error: " << e.what() << "\n";
+  // A rank's error: on one process, or when every rank agreed on it (kboost::run_on_all_ranks), the
+  // message (once) and exit status 1; a failure on one rank alone stops the whole job (MPI_Abort),
+  // so no rank is left waiting for it.
+  std::string const who = job.size() > 1 ? "rank " + std::to_string(job.rank()) + " of " + std::to_string(job.size()) + ": " : "";
+  auto const fail = [&](std::exception const& e) {
+    if (dynamic_cast<kboost::AgreedError const*>(&e) != nullptr || job.size() == 1) {
+      if (job.rank() == 0) std::cerr << "kboost: error: " << e.what() << "\n";
+      return 1;
+    }
+    job.abort("kboost: " + who + "error: " + e.what() + "\n", 1);
     return 1;
+  };
+  try {
+    // One GPU per rank: node-local rank modulo the node's devices (ranks may share a GPU).
+    kboost::compat::initialize(threads, job.size() > 1 ? job.local_rank() : -1);
+  } catch (std::exception const& e) {
+    return fail(e);
   }
   int rc = 0;
   try {
@@ -65,8 +91,7 @@ int main(int argc, char** argv) {
     else if (app.got_subcommand("train")) rc = run_train();
     else if (app.got_subcommand("predict")) rc = run_predict();
   } catch (std::exception const& e) {
-    std::cerr << "kboost: error: " << e.what() << "\n";
-    rc = 1;
+    rc = fail(e);
   }
   Kokkos::finalize();
   return rc;

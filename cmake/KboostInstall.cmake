@@ -6,9 +6,13 @@ include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
 set(KBOOST_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/kboost)
+set(KBOOST_NOT_INSTALLED "")
+if(NOT KBOOST_HAVE_MPI)
+  set(KBOOST_NOT_INSTALLED PATTERN mpi_collective.hpp EXCLUDE)  # it includes <mpi.h>
+endif()
 foreach(layer ${KBOOST_LAYERS})
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${layer}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/kboost/${layer}
-          FILES_MATCHING PATTERN "*.hpp")
+          FILES_MATCHING PATTERN "*.hpp" ${KBOOST_NOT_INSTALLED})
   list(APPEND KBOOST_EXPORTED kboost_${layer})
 endforeach()
 install(FILES ${PROJECT_SOURCE_DIR}/bindings/c/kboost_c.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/kboost)

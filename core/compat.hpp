@@ -27,10 +27,11 @@ inline int max_host_threads() {
 }
 
 /// Initialise Kokkos with an explicit OpenMP/Threads thread count (`num_threads` <= 0: the
-/// backend's default, i.e. OMP_NUM_THREADS). 3.4 takes InitArguments, 4.x InitializationSettings.
+/// backend's default, i.e. OMP_NUM_THREADS); `local_rank` >= 0 (a rank of a job on several
+/// processes): the GPU is local_rank modulo the node's GPUs. 3.4 takes InitArguments, 4.x InitializationSettings.
 /// \throws std::runtime_error when the count asked for (or OMP_NUM_THREADS' first value) is above
 /// max_host_threads(), before Kokkos starts.
-inline void initialize(int num_threads) {
+inline void initialize(int num_threads, int local_rank = -1) {
   char const* env = std::getenv("OMP_NUM_THREADS");
   long const asked = num_threads > 0 ? num_threads : (env ? std::strtol(env, nullptr, 10) : 0);
   if (asked > max_host_threads())
@@ -39,12 +40,23 @@ inline void initialize(int num_threads) {
 #if KOKKOS_VERSION >= 40000
   Kokkos::InitializationSettings s;
   if (num_threads > 0) s.set_num_threads(num_threads);
+  // local_rank >= 0: Kokkos 4 maps a rank to a device by its node-local rank itself (map_device_id_by
+  // = mpi_rank, from the launcher's environment), which is the same mapping.
+  (void)local_rank;
   s.set_disable_warnings(true);
   Kokkos::initialize(s);
 #else
   Kokkos::InitArguments args;
   args.num_threads = num_threads > 0 ? num_threads : -1;
   args.disable_warnings = true;
+#if defined(KOKKOS_ENABLE_CUDA)
+  if (local_rank >= 0) {
+    int const devices = Kokkos::Cuda::detect_device_count();
+    if (devices > 0) args.device_id = local_rank % devices;
+  }
+#else
+  (void)local_rank;
+#endif
   Kokkos::initialize(args);
 #endif
 }
