@@ -4,8 +4,15 @@
 /// *.ubj). Parameters: XGBoost names (`--max_depth 6` or `--max-depth 6`); a config file holds
 /// `key = value` lines as upstream's CLI; the command line overrides it. Unknown or out-of-range
 /// parameters are errors naming the parameter (engine/params.hpp).
+/// Under an MPI launcher (`mpirun -np N kboost train ...`) every rank reads its own rows of --data
+/// (ReadOptions::shard_*), or its own file when --data holds `{rank}`; eval sets are read whole by
+/// every rank; rank 0 logs and writes the model and the checkpoints. The model is the same bytes
+/// on any number of ranks (engine/booster.hpp).
+#include <fstream>
 #include <iostream>
+#include <iterator>
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -16,7 +23,9 @@
 #include <kboost/io/dataset_reader.hpp>
 #include <kboost/engine/base_score.hpp>
 #include <kboost/engine/booster.hpp>
+#include <kboost/engine/checkpoint.hpp>
 #include <kboost/engine/params.hpp>
+#include <kboost/io/model_reader.hpp>
 
 namespace kboost::cli {
 namespace {
@@ -27,7 +36,74 @@ struct TrainArgs {
   std::vector<std::string> evals;
   ReadOptions read;
   bool quiet = false;
+  std::string model_in, checkpoint_dir;
+  int checkpoint_every = 0;
+  bool resume = false;
 };
+
+/// `path` with every "{rank}" replaced by `rank`.
+std::string with_rank(std::string path, int rank) {
+  for (auto at = path.find("{rank}"); at != std::string::npos; at = path.find("{rank}"))
+    path.replace(at, 6, std::to_string(rank));
+  return path;
+}
+
+/// This rank's rows of the training data: its own file (a `{rank}` pattern) or its shard of one
+/// file, with every rank's failure reported by every rank.
+HostDMatrix read_training_rows(std::string const& data, ReadOptions ro, Collective& job) {
+  bool const per_rank_files = data.find("{rank}") != std::string::npos;
+  if (!per_rank_files) {
+    ro.shard_index = static_cast<std::size_t>(job.rank());
+    ro.shard_count = static_cast<std::size_t>(job.size());
+  }
+  std::string const path = with_rank(data, job.rank());
+  HostDMatrix d;
+  run_on_all_ranks(job, [&] { d = read_dataset(path, ro); });
+  if (!per_rank_files || job.size() == 1) return d;
+  // One file per rank: the same width everywhere, and no per-file text codes.
+  std::uint64_t width = d.n_features;
+  job.allreduce_max(&width, 1);
+  run_on_all_ranks(job, [&] {
+    if (!d.info.categories.empty() || !d.info.label_classes.empty())
+      throw std::runtime_error(path + ": text columns are coded per file, so one file per rank cannot hold them "
+                               "(give numeric codes, or one file that every rank reads its rows of)");
+    if (d.n_features < width) {
+      ro.num_features = width;
+      d = read_dataset(path, ro);
+    }
+  });
+  return d;
+}
+
+/// What a checkpoint must match to be resumed: the parameters (num_round aside: a job may be
+/// resumed to run longer), the data file and its shape.
+std::string job_fingerprint(std::map<std::string, std::string> kv, std::string const& data, std::int64_t rows,
+                            std::size_t features) {
+  kv.erase("num_round");
+  std::string f = "data=" + data + ";rows=" + std::to_string(rows) + ";features=" + std::to_string(features);
+  for (auto const& [k, v] : kv) f += ";" + k + "=" + v;
+  return f;
+}
+
+/// The checkpoint to resume from, read by rank 0 and sent to every rank.
+std::optional<Checkpoint> checkpoint_to_resume(std::string const& dir, Collective& job, bool quiet) {
+  std::vector<char> bytes;
+  std::string path;
+  if (job.rank() == 0) {
+    if (auto c = newest_checkpoint(dir, &std::cerr)) {
+      path = c->first;
+      bytes.assign(c->second.begin(), c->second.end());
+    }
+  }
+  job.broadcast(bytes, 0);
+  std::vector<char> name(path.begin(), path.end());
+  job.broadcast(name, 0);
+  if (bytes.empty()) {
+    if (!quiet && job.rank() == 0) std::cout << "no checkpoint in " << dir << ": starting from round 0\n";
+    return std::nullopt;
+  }
+  return parse_checkpoint(std::string(bytes.begin(), bytes.end()), std::string(name.begin(), name.end()));
+}
 
 /// `--key value` / `--key=value` pairs left over by CLI11 -> map (dashes in keys become '_').
 std::map<std::string, std::string> extra_params(std::vector<std::string> const& rest) {
@@ -55,8 +131,17 @@ std::map<std::string, std::string> extra_params(std::vector<std::string> const& 
   return out;
 }
 
-int run(TrainArgs const& a, std::vector<std::string> const& rest) {
-  std::map<std::string, std::string> kv;
+/// The parameters, files and eval sets of a train command line (with its config file).
+struct TrainSetup {
+  std::map<std::string, std::string> kv;  ///< parameters as given (checkpoint fingerprints)
+  TrainParams params;
+  std::string data, model_out;
+  std::vector<std::string> evals;
+};
+
+TrainSetup parse_setup(TrainArgs const& a, std::vector<std::string> const& rest) {
+  TrainSetup out;
+  auto& kv = out.kv;
   std::map<std::string, int> config_lines;
   if (!a.config.empty()) kv = read_config_file(a.config, &config_lines);
   for (auto const& [k, v] : extra_params(rest)) {
@@ -69,8 +154,12 @@ int run(TrainArgs const& a, std::vector<std::string> const& rest) {
     config_lines.erase("num_round");
   }
   // The config-file keys of upstream's CLI that name files, not parameters.
-  std::string data = a.data, model_out = a.model_out;
-  std::vector<std::string> evals = a.evals;
+  std::string& data = out.data;
+  std::string& model_out = out.model_out;
+  std::vector<std::string>& evals = out.evals;
+  data = a.data;
+  model_out = a.model_out;
+  evals = a.evals;
   for (char const* k : {"data", "model_out", "task", "eval_train", "save_period", "model_dir", "name_pred", "test_path"}) {
     auto it = kv.find(k);
     if (it == kv.end()) continue;
@@ -104,12 +193,31 @@ int run(TrainArgs const& a, std::vector<std::string> const& rest) {
       throw;
     }
   };
-  TrainParams const p = parse_with_lines();
+  out.params = parse_with_lines();
+  if ((a.checkpoint_every > 0 || a.resume) && a.checkpoint_dir.empty())
+    throw std::runtime_error(std::string("train: ") + (a.resume ? "--resume" : "--checkpoint-every") +
+                             " needs --checkpoint-dir");
+  return out;
+}
 
-  HostDMatrix dtrain = read_dataset(data, a.read);
+int run(TrainArgs const& a, std::vector<std::string> const& rest) {
+  Collective& comm = job();
+  TrainSetup setup;
+  run_on_all_ranks(comm, [&] { setup = parse_setup(a, rest); });  // the same error on every rank: said once
+  auto const& kv = setup.kv;
+  TrainParams const& p = setup.params;
+  std::string const& data = setup.data;
+  std::string const& model_out = setup.model_out;
+  std::vector<std::string> const& evals = setup.evals;
+
+
+  HostDMatrix dtrain = read_training_rows(data, a.read, comm);
   // Labels the objective cannot take, named by file and row before any intercept is estimated.
-  if (dtrain.label.extent(0) > 0)
-    check_labels(objective_params(p), dtrain.label.data(), dtrain.label.extent(0), data);
+  run_on_all_ranks(comm, [&] {
+    if (dtrain.label.extent(0) > 0)
+      check_labels(objective_params(p), dtrain.label.data(), dtrain.label.extent(0), with_rank(data, comm.rank()),
+                   dtrain.info.first_row);
+  });
   std::vector<std::pair<std::string, HostDMatrix>> eval_sets;
   for (auto const& e : evals) {
     auto eq = e.find('=');
@@ -122,12 +230,45 @@ int run(TrainArgs const& a, std::vector<std::string> const& rest) {
     ro.weight_file.clear();
     ro.group_file.clear();
     ro.auto_side_files = false;
-    eval_sets.emplace_back(e.substr(0, eq), read_dataset(e.substr(eq + 1), ro));
+    run_on_all_ranks(comm, [&] { eval_sets.emplace_back(e.substr(0, eq), read_dataset(e.substr(eq + 1), ro)); });
   }
-  Booster booster;
-  booster.train(p, dtrain, eval_sets, a.quiet ? nullptr : &std::cout);
-  booster.save(model_out);
-  if (!a.quiet) std::cout << "saved " << booster.model().trees.size() << " trees to " << model_out << "\n";
+  Booster booster(Kokkos::DefaultExecutionSpace(), comm);
+  bool const leader = comm.rank() == 0;
+  std::string const fingerprint =
+      job_fingerprint(kv, data, comm.sum(static_cast<std::int64_t>(dtrain.n_rows)), dtrain.n_features);
+  std::optional<Checkpoint> resumed;
+  if (a.resume) resumed = checkpoint_to_resume(a.checkpoint_dir, comm, a.quiet);
+  if (resumed) {
+    if (resumed->job != fingerprint)
+      throw AgreedError("train: " + resumed->path + " was written by another job:\n  it:   " + resumed->job +
+                        "\n  this: " + fingerprint);
+    if (!a.quiet && leader)
+      std::cout << "resuming from " << resumed->path << " (" << resumed->state.rounds_done << " rounds)\n";
+    booster.continue_from(std::move(resumed->model), std::move(resumed->state));
+  } else if (!a.model_in.empty()) {
+    std::vector<char> bytes;
+    run_on_all_ranks(comm, [&] {
+      if (!leader) return;
+      Model const m = read_model(a.model_in);  // named errors for a bad file
+      (void)m;
+      std::ifstream in(a.model_in, std::ios::binary);
+      bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    });
+    comm.broadcast(bytes, 0);
+    Model m = parse_model(std::string(bytes.begin(), bytes.end()), a.model_in);
+    TrainState start;
+    start.base_rounds = start.rounds_done = m.num_rounds();
+    booster.continue_from(std::move(m), start);
+  }
+  if (a.checkpoint_every > 0 && leader) {
+    booster.on_round([&](Model const& m, TrainState const& s) {
+      if (s.rounds_done % a.checkpoint_every == 0 || s.finished)
+        write_checkpoint(a.checkpoint_dir, m, s, fingerprint);
+    });
+  }
+  booster.train(p, dtrain, eval_sets, a.quiet || !leader ? nullptr : &std::cout);
+  if (leader) booster.save(model_out);
+  if (!a.quiet && leader) std::cout << "saved " << booster.model().trees.size() << " trees to " << model_out << "\n";
   return 0;
 }
 
@@ -148,6 +289,16 @@ Runner add_train(CLI::App& app) {
       "Any XGBoost training parameter can be given as --name value or --name=value (e.g. --max_depth 6,\n"
       "--eta 0.3, --eval_metric auc; dashes and underscores are the same; --eval_metric repeats accumulate).");
   sub->add_flag("--quiet", args->quiet, "no per-round evaluation lines or phase times");
+  sub->add_option("--model-in,--model_in", args->model_in,
+                  "continue training this model (kboost or XGBoost JSON/UBJSON; upstream's xgb_model): "
+                  "num_round more rounds on top of its trees, with its base score");
+  sub->add_option("--checkpoint-every", args->checkpoint_every,
+                  "write a checkpoint every N rounds (and when early stopping ends the fit) to --checkpoint-dir")
+      ->check(CLI::NonNegativeNumber);
+  sub->add_option("--checkpoint-dir", args->checkpoint_dir, "checkpoint directory (the newest 3 are kept)");
+  sub->add_flag("--resume", args->resume,
+                "continue from the newest checkpoint in --checkpoint-dir (from round 0 when there is none); "
+                "the model is the bytes of a run never interrupted");
   add_read_options(sub, args->read);
   return [args, sub] { return run(*args, sub->remaining()); };
 }

@@ -29,6 +29,10 @@ struct DatasetInfo {
   /// String labels read from a CSV label column: class code -> string, codes in sorted order of the
   /// distinct strings (like sklearn's LabelEncoder); empty when the labels were numbers.
   std::vector<std::string> label_classes;
+  /// A shard of a file (ReadOptions::shard_count > 1): the file's row index of this matrix's row 0,
+  /// and the rows in the whole file. 0 and n_rows for a whole file.
+  std::size_t first_row = 0;
+  std::size_t total_rows = 0;
 };
 
 /// A dataset of `n_rows` × `n_features` float32 values in `MemorySpace`.

@@ -115,13 +115,14 @@ float quantile(double alpha, std::vector<float> const& y, std::vector<float> con
 
 }  // namespace
 
-void check_labels(ObjectiveParams const& params, float const* labels, std::size_t n, std::string const& source) {
+void check_labels(ObjectiveParams const& params, float const* labels, std::size_t n, std::string const& source,
+                  std::size_t first_row) {
   ObjectiveKind const k = objective_kind(params.name);
   auto fail = [&](std::size_t i, std::string const& need) {
     std::ostringstream v;
     v << labels[i];
     throw std::runtime_error((source.empty() ? std::string("training data") : source) + ": label " + v.str() +
-                             " of row " + std::to_string(i + 1) + " (1-based) " + need + ", which " + params.name +
+                             " of row " + std::to_string(first_row + i + 1) + " (1-based) " + need + ", which " + params.name +
                              " requires");
   };
   for (std::size_t i = 0; i < n; ++i) {

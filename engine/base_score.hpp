@@ -26,8 +26,10 @@ namespace kboost {
 /// is estimated, as upstream's CheckLabel (src/objective/regression_loss.h LogisticRegression:
 /// "label must be in [0,1] for logistic regression"; multiclass_obj: "label must be in
 /// [0, num_class)"; count:poisson: non-negative; reg:gamma, reg:tweedie: non-negative/positive).
-/// Throws std::runtime_error naming `source` (the file), the label and its 1-based row.
-void check_labels(ObjectiveParams const& params, float const* labels, std::size_t n, std::string const& source);
+/// Throws std::runtime_error naming `source` (the file), the label and its 1-based row; first_row:
+/// the file row of labels[0] (a shard's offset).
+void check_labels(ObjectiveParams const& params, float const* labels, std::size_t n, std::string const& source,
+                  std::size_t first_row = 0);
 
 std::vector<float> estimate_base_score(ObjectiveParams const& params, std::vector<float> const& labels,
                                        std::vector<float> const& weights, int n_groups);

@@ -10,6 +10,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <iostream>
 #include <limits>
 #include <stdexcept>
@@ -18,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include <kboost/core/collective.hpp>
 #include <kboost/core/compat.hpp>
 #include <kboost/core/dmatrix.hpp>
 #include <kboost/core/memory_meter.hpp>
@@ -56,6 +58,19 @@ using EvalRound = std::vector<std::tuple<std::string, std::string, double>>;
 /// Upstream's per-round line: "[r]\tname-metric:0.12345..." (5 decimals, as xgboost.train prints).
 std::string format_eval_line(int round, EvalRound const& r);
 
+/// Where a fit stands between rounds: what a checkpoint stores besides the model, and what a
+/// resumed or continued fit starts from. Rounds are counted over the whole model, so the sampling
+/// streams (keyed by round) and the early-stopping rounds of a resumed fit are those of a run that
+/// was never interrupted.
+struct TrainState {
+  int base_rounds = 0;      ///< rounds of the model a fit continued from (--model-in); 0 from scratch
+  int rounds_done = 0;      ///< rounds in the model so far (base_rounds included)
+  int best_iteration = -1;  ///< early stopping: best round so far (-1: none yet)
+  double best_score = 0;    ///< its score
+  bool finished = false;    ///< early stopping ended the fit
+  std::vector<EvalRound> history;  ///< every evaluated round's results, in order
+};
+
 /// Trains a gbtree model on ExecutionSpace (and its memory space).
 template <class ExecutionSpace = Kokkos::DefaultExecutionSpace>
 class BasicBooster {
@@ -64,7 +79,26 @@ class BasicBooster {
   using memory_space = typename ExecutionSpace::memory_space;
   using matrix = Kokkos::View<float**, Kokkos::LayoutRight, memory_space>;
 
-  explicit BasicBooster(ExecutionSpace const& space = ExecutionSpace()) : space_(space) {}
+  /// comm: the ranks of a distributed fit (core/collective.hpp; must outlive the booster). Each
+  /// rank passes its own shard of the training rows, in rank order of the global row order; the
+  /// eval sets are whole on every rank. The model is the same bytes on any number of ranks.
+  explicit BasicBooster(ExecutionSpace const& space = ExecutionSpace(), Collective& comm = local_collective())
+      : space_(space), comm_(&comm) {}
+
+  /// The next train() continues from `model` (upstream's xgb_model): its base score, its trees
+  /// first in the margins, num_round more rounds after state.rounds_done. A fresh continuation is
+  /// TrainState{R, R} for a model of R rounds; a resumed checkpoint passes the state it stored
+  /// (then num_round is the whole job's, base_rounds included via state.base_rounds).
+  /// \throws std::runtime_error from train() when the model cannot be continued (another
+  /// objective, number of classes or features, DART, categorical splits or vector leaves).
+  void continue_from(Model model, TrainState state) {
+    start_model_ = std::move(model);
+    start_state_ = std::move(state);
+    has_start_ = true;
+  }
+
+  /// Called after every round with the model and state so far (checkpoints: apps/checkpoint).
+  void on_round(std::function<void(Model const&, TrainState const&)> callback) { on_round_ = std::move(callback); }
 
   /// Train `p.num_round` rounds (fewer with early stopping) on dtrain (rows × features, labels
   /// required). evals: named matrices scored after every round with p.eval_metric (or the objective's
@@ -133,7 +167,19 @@ class BasicBooster {
                   Kokkos::View<const float*, memory_space> label, Kokkos::View<const float*, memory_space> weight,
                   InitMargin const& init_margin);
 
+  /// Margins (rows × groups) of X under base_margin and the trees of `start` (the continued model).
+  matrix start_margins(matrix const& X, std::vector<float> const& base_margin, Model const& start) const;
+  /// Checks that `m` can be continued with these parameters and data width.
+  void check_continuable(Model const& m, ObjectiveParams const& obj, int n_groups, std::size_t n_features) const;
+  /// The base score (output space) of the job's labels, whatever the ranks' shards.
+  std::vector<float> job_base_score(ObjectiveParams const& obj, HostDMatrix const& dtrain, int n_groups) const;
+
   ExecutionSpace space_;
+  Collective* comm_;
+  Model start_model_;
+  TrainState start_state_, state_;
+  bool has_start_ = false;
+  std::function<void(Model const&, TrainState const&)> on_round_;
   Model model_;
   PhaseTimes times_;
   HistTuneResult hist_tuning_;
@@ -188,6 +234,13 @@ void BasicBooster<ExecutionSpace>::train(TrainParams const& p, HostDMatrix const
                                " features, the training data " + std::to_string(dtrain.n_features));
     if (!e.second.has_labels()) throw std::runtime_error("train: eval set '" + e.first + "' has no labels");
   }
+  if (comm_->size() > 1 && p.sketch_method == "exact_quantile")
+    throw std::runtime_error("train: kboost_sketch_method = exact_quantile is not available on several ranks "
+                             "(upstream_cpu is; its cuts are the same on any number of ranks)");
+  if (comm_->size() > 1 && dtrain.group_ptr.extent(0) > 0)
+    throw std::runtime_error("train: query groups (ranking) are not available on several ranks yet");
+  bool const continuing = has_start_;
+  has_start_ = false;  // one fit
   times_ = PhaseTimes{};
   MemoryMeter const meter;
   TransferCount const fit_copies0 = transfer_count();
@@ -225,14 +278,14 @@ void BasicBooster<ExecutionSpace>::train(TrainParams const& p, HostDMatrix const
   }
 
   // ---- base score (output space) and initial margins
+  if (continuing) check_continuable(start_model_, obj, n_groups, dtrain.n_features);
   std::vector<float> base_score;
-  if (p.base_score.has_value()) {
+  if (continuing)
+    base_score = start_model_.base_score;  // upstream keeps the model's intercept
+  else if (p.base_score.has_value())
     base_score.assign(1, *p.base_score);
-  } else {
-    std::vector<float> hl(dtrain.label.data(), dtrain.label.data() + rows);
-    std::vector<float> hw(dtrain.weight.data(), dtrain.weight.data() + dtrain.weight.extent(0));
-    base_score = estimate_base_score(obj, hl, hw, n_groups);
-  }
+  else
+    base_score = job_base_score(obj, dtrain, n_groups);
   std::vector<float> base_margin(n_groups);
   for (int g = 0; g < n_groups; ++g)
     base_margin[g] = prob_to_margin(obj, base_score[base_score.size() == 1 ? 0 : g]);
@@ -245,6 +298,8 @@ void BasicBooster<ExecutionSpace>::train(TrainParams const& p, HostDMatrix const
     return m;
   };
   matrix margin = init_margin(rows);
+  if (continuing && !start_model_.trees.empty())
+    margin = start_margins(sparse ? upload_dense(dtrain) : X, base_margin, start_model_);
 
   // ---- cuts and bins (once per fit)
   HistogramCuts<Mem> cuts;
@@ -259,9 +314,9 @@ void BasicBooster<ExecutionSpace>::train(TrainParams const& p, HostDMatrix const
                                       Kokkos::View<const float*, Mem>(weight), p.max_bin);
     else if (sparse)
       cuts = sketch_cuts_from_host_csr<Mem>(space_, hXs.row_map, hXs.entries, hXs.values, hXs.n_features,
-                                            dtrain.weight, p.max_bin);
+                                            dtrain.weight, p.max_bin, *comm_);
     else
-      cuts = sketch_cuts_from_host<Mem>(space_, hX, dtrain.weight, p.max_bin);
+      cuts = sketch_cuts_from_host<Mem>(space_, hX, dtrain.weight, p.max_bin, *comm_);
   }
   // ---- model header
   model_ = Model{};
@@ -274,6 +329,17 @@ void BasicBooster<ExecutionSpace>::train(TrainParams const& p, HostDMatrix const
   if (!model_.feature_names.empty()) model_.feature_types.assign(model_.feature_names.size(), "q");
   model_.objective_config = objective_config(p, obj);
   model_.iteration_indptr.push_back(0);
+  state_ = TrainState{};
+  if (continuing) {
+    model_.trees = std::move(start_model_.trees);
+    model_.tree_info = std::move(start_model_.tree_info);
+    model_.iteration_indptr = std::move(start_model_.iteration_indptr);
+    model_.attributes = std::move(start_model_.attributes);
+    if (model_.feature_names.empty()) model_.feature_names = start_model_.feature_names;
+    if (model_.feature_types.empty()) model_.feature_types = start_model_.feature_types;
+    state_ = std::move(start_state_);
+    start_model_ = Model{};
+  }
 
   hX = decltype(hX)();  // the float matrices are not needed once binned
   hXs = decltype(hXs)();
@@ -320,13 +386,19 @@ void BasicBooster<ExecutionSpace>::fit_rounds(TrainParams const& p, HostDMatrix 
     }
     if (log && p.verbosity >= 2) *log << hist_tuning_.describe() << "\n";
   }
-  TreeGrower<ExecutionSpace, Mem, BinT> grower(bins, cuts, gp);
+  TreeGrower<ExecutionSpace, Mem, BinT> grower(bins, cuts, gp, *comm_);
+  std::uint64_t const first_row = static_cast<std::uint64_t>(comm_->exclusive_prefix_sum(static_cast<std::int64_t>(rows)));
 
-  // ---- eval sets
+  // ---- eval sets (whole on every rank: the same metrics, so the same early stopping, everywhere)
   std::vector<matrix> eval_X, eval_margin;
   for (auto const& e : evals) {
     eval_X.push_back(upload_dense(e.second));
     eval_margin.push_back(init_margin(e.second.n_rows));
+    if (!model_.trees.empty()) {
+      Kokkos::View<const float**, Kokkos::LayoutRight, Mem> ex(eval_X.back());
+      for (std::size_t k = 0; k < model_.trees.size(); ++k)
+        add_tree_margins(space_, ex, upload_tree<Mem>(model_.trees[k]), eval_margin.back(), model_.tree_info[k]);
+    }
   }
   std::vector<std::string> metrics = p.eval_metric;
   if (metrics.empty()) metrics.push_back(default_metric(obj.name, obj.tweedie_variance_power));
@@ -337,22 +409,26 @@ void BasicBooster<ExecutionSpace>::fit_rounds(TrainParams const& p, HostDMatrix 
   std::vector<int> all_features(dtrain.n_features);
   for (std::size_t f = 0; f < all_features.size(); ++f) all_features[f] = static_cast<int>(f);
 
-  double best_score = 0;
-  int best_iteration = -1;
+  history_ = state_.history;
+  if (log)
+    for (std::size_t k = 0; k < history_.size(); ++k)  // a resumed fit's log repeats the rounds before
+      *log << format_eval_line(state_.rounds_done - static_cast<int>(history_.size()) + static_cast<int>(k), history_[k])
+           << "\n";
   bool const maximize = metric_maximize(metrics.back());
-  for (int round = 0; round < p.num_round; ++round) {
+  int const last_round = state_.base_rounds + p.num_round;
+  for (int round = state_.rounds_done; round < last_round && !state_.finished; ++round) {
     {
       PhaseTimer t(times_.gradients);
       compute_gradients(space_, obj, Kokkos::View<const float**, Kokkos::LayoutRight, Mem>(margin),
                         Kokkos::View<const float*, Mem>(label), Kokkos::View<const float*, Mem>(weight), gpair);
-      subsample_rows(space_, p.subsample, p.seed, round, gpair);
+      subsample_rows(space_, p.subsample, p.seed, round, gpair, first_row);
     }
     for (int g = 0; g < n_groups; ++g) {
       GradientQuantiser q;
       {
         PhaseTimer t(times_.gradients);
         auto gg = Kokkos::subview(gpair, g, Kokkos::ALL());
-        q = make_quantiser(space_, Kokkos::View<const GradientPair*, Mem>(gg));
+        q = make_quantiser(space_, Kokkos::View<const GradientPair*, Mem>(gg), *comm_);
         quantise(space_, q, Kokkos::View<const GradientPair*, Mem>(gg), gq);
       }
       std::uint64_t const tree_key = static_cast<std::uint64_t>(round) * static_cast<std::uint64_t>(n_groups) + g;
@@ -372,27 +448,103 @@ void BasicBooster<ExecutionSpace>::fit_rounds(TrainParams const& p, HostDMatrix 
       model_.tree_info.push_back(g);
     }
     model_.iteration_indptr.push_back(static_cast<int>(model_.trees.size()));
-    if (evals.empty()) continue;
-    EvalRound r;
-    {
-      PhaseTimer t(times_.eval);
-      r = evaluate(p, kind, metrics, evals, eval_margin);
-    }
-    history_.push_back(r);
-    if (log) *log << format_eval_line(round, r) << "\n" << std::flush;
-    if (p.early_stopping_rounds > 0) {
-      double const score = std::get<2>(r.back());
-      bool const better = best_iteration < 0 || (maximize ? score > best_score : score < best_score);
-      if (better) {
-        best_score = score;
-        best_iteration = round;
-        model_.attributes["best_iteration"] = std::to_string(round);
-        model_.attributes["best_score"] = python_float_repr(score);
-      } else if (round - best_iteration >= p.early_stopping_rounds) {
-        break;
+    state_.rounds_done = round + 1;
+    if (!evals.empty()) {
+      EvalRound r;
+      {
+        PhaseTimer t(times_.eval);
+        r = evaluate(p, kind, metrics, evals, eval_margin);
+      }
+      history_.push_back(r);
+      state_.history.push_back(r);
+      if (log) *log << format_eval_line(round, r) << "\n" << std::flush;
+      if (p.early_stopping_rounds > 0) {
+        double const score = std::get<2>(r.back());
+        bool const better =
+            state_.best_iteration < 0 || (maximize ? score > state_.best_score : score < state_.best_score);
+        if (better) {
+          state_.best_score = score;
+          state_.best_iteration = round;
+          model_.attributes["best_iteration"] = std::to_string(round);
+          model_.attributes["best_score"] = python_float_repr(score);
+        } else if (round - state_.best_iteration >= p.early_stopping_rounds) {
+          state_.finished = true;
+        }
       }
     }
+    if (on_round_) on_round_(model_, state_);
   }
+}
+
+template <class ExecutionSpace>
+typename BasicBooster<ExecutionSpace>::matrix BasicBooster<ExecutionSpace>::start_margins(
+    matrix const& X, std::vector<float> const& base_margin, Model const& start) const {
+  using Mem = memory_space;
+  int const n_groups = static_cast<int>(base_margin.size());
+  matrix m(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::train::margin"), X.extent(0), n_groups);
+  auto h = Kokkos::create_mirror_view(m);
+  for (std::size_t i = 0; i < X.extent(0); ++i)
+    for (int g = 0; g < n_groups; ++g) h(i, g) = base_margin[g];
+  counted_deep_copy(m, h);
+  // The same float additions in the same order as the fit that grew the trees made (base, then
+  // tree by tree), so a resumed fit's margins are that fit's bits.
+  for (std::size_t k = 0; k < start.trees.size(); ++k)
+    add_tree_margins(space_, Kokkos::View<const float**, Kokkos::LayoutRight, Mem>(X), upload_tree<Mem>(start.trees[k]),
+                     m, start.tree_info[k]);
+  return m;
+}
+
+template <class ExecutionSpace>
+void BasicBooster<ExecutionSpace>::check_continuable(Model const& m, ObjectiveParams const& obj, int n_groups,
+                                                     std::size_t n_features) const {
+  auto const refuse = [](std::string const& why) { throw std::runtime_error("train: cannot continue the model: " + why); };
+  if (m.booster != "gbtree") refuse("it is a " + m.booster + " model (only gbtree models can be continued)");
+  if (m.objective != obj.name) refuse("its objective is " + m.objective + ", the parameters say " + obj.name);
+  if (m.num_outputs() != n_groups)
+    refuse("it has " + std::to_string(m.num_outputs()) + " outputs, the parameters " + std::to_string(n_groups));
+  if (static_cast<std::size_t>(m.num_feature) != n_features)
+    refuse("it has " + std::to_string(m.num_feature) + " features, the data " + std::to_string(n_features));
+  if (m.num_parallel_tree != 1) refuse("num_parallel_tree = " + std::to_string(m.num_parallel_tree));
+  if (m.tree_info.size() != m.trees.size() || m.iteration_indptr.empty() || m.iteration_indptr.back() != static_cast<int>(m.trees.size()))
+    refuse("its tree_info / iteration_indptr do not match its trees");
+  for (std::size_t k = 0; k < m.trees.size(); ++k) {
+    auto const& t = m.trees[k];
+    bool cat = false;
+    for (auto s : t.split_type) cat = cat || s != 0;
+    if (cat || !t.categories_nodes.empty()) refuse("tree " + std::to_string(k) + " has categorical splits");
+    if (t.size_leaf_vector > 1) refuse("tree " + std::to_string(k) + " has vector leaves");
+  }
+  if (m.base_score.size() != 1 && static_cast<int>(m.base_score.size()) != n_groups)
+    refuse("its base_score has " + std::to_string(m.base_score.size()) + " values for " + std::to_string(n_groups) +
+           " outputs");
+}
+
+template <class ExecutionSpace>
+std::vector<float> BasicBooster<ExecutionSpace>::job_base_score(ObjectiveParams const& obj, HostDMatrix const& dtrain,
+                                                                int n_groups) const {
+  std::size_t const rows = dtrain.n_rows;
+  std::vector<float> hl(dtrain.label.data(), dtrain.label.data() + rows);
+  std::vector<float> hw(dtrain.weight.data(), dtrain.weight.data() + dtrain.weight.extent(0));
+  if (comm_->size() == 1) return estimate_base_score(obj, hl, hw, n_groups);
+  // Every rank's labels and weights on rank 0, in rank (= row) order: the estimate of one process
+  // on all rows, then broadcast.
+  auto const labels = comm_->gather(to_bytes(hl), 0);
+  auto const weights = comm_->gather(to_bytes(hw), 0);
+  std::vector<char> result;
+  if (comm_->rank() == 0) {
+    std::vector<float> all_l, all_w;
+    for (std::size_t r = 0; r < labels.size(); ++r) {
+      auto const l = from_bytes<float>(labels[r]);
+      auto w = from_bytes<float>(weights[r]);
+      if (w.empty() && !hw.empty()) w.assign(l.size(), 1.0f);
+      all_l.insert(all_l.end(), l.begin(), l.end());
+      all_w.insert(all_w.end(), w.begin(), w.end());
+    }
+    if (all_w.size() != all_l.size()) all_w.clear();
+    result = to_bytes(estimate_base_score(obj, all_l, all_w, n_groups));
+  }
+  comm_->broadcast(result, 0);
+  return from_bytes<float>(result);
 }
 
 }  // namespace kboost

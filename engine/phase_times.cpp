@@ -37,6 +37,13 @@ std::string PhaseTimes::summary() const {
                 static_cast<long long>(fit_copies.downloads));
   out += line;
   auto const mib = [](std::int64_t b) { return static_cast<double>(b) / (1024.0 * 1024.0); };
+  if (ranks > 1) {
+    std::snprintf(line, sizeof line,
+                  "communication: %d ranks; histogram allreduce %.4f s (of the histogram time) in %lld calls, "
+                  "%.1f MiB per rank (%.3f MiB per level)\n",
+                  ranks, comm, static_cast<long long>(comm_calls), mib(comm_bytes), mib(comm_bytes) * per_level);
+    out += line;
+  }
   std::snprintf(line, sizeof line,
                 "peak memory: %.1f MiB device + %.1f MiB host in the fit's Kokkos allocations; process peak "
                 "resident set %.1f MiB\n",

@@ -22,6 +22,11 @@ struct PhaseTimes {
   TransferCount grow_copies, fit_copies;
   std::int64_t levels = 0;  ///< grow steps (depthwise: one per depth; lossguide: one per expansion)
   std::int64_t trees = 0;
+  /// Distributed fits: ranks, and the histogram Allreduce (time within `histograms`, payload bytes
+  /// per rank, calls).
+  int ranks = 1;
+  double comm = 0;
+  std::int64_t comm_bytes = 0, comm_calls = 0;
   /// Peak bytes of the fit's Kokkos allocations in device and host spaces, and the process' peak
   /// resident set (core/memory_meter.hpp).
   MemoryPeaks memory;

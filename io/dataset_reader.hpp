@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <kboost/core/dmatrix.hpp>
@@ -52,7 +53,22 @@ struct ReadOptions {
   /// A category not in the reference reads as missing; a label class not in it is an error (file,
   /// line). Text in a column the reference read as numbers is an error. CSV only; not owned.
   DatasetInfo const* category_reference = nullptr;
+  // ---- shards (a distributed fit: each rank reads its own rows) ----
+  /// Keep rows [total × shard_index / shard_count, total × (shard_index + 1) / shard_count) of the
+  /// file: the rows of rank shard_index of shard_count. HDF5 reads only those rows (a hyperslab);
+  /// CSV and LibSVM files are parsed whole (so text categories get the whole file's codes) and cut.
+  /// Side files (weight file) are cut alike; query groups cannot be split and are refused.
+  std::size_t shard_index = 0;
+  std::size_t shard_count = 1;
 };
+
+/// The row range [first, last) of shard `index` of `count` over `total` rows.
+inline std::pair<std::size_t, std::size_t> shard_rows(std::size_t total, std::size_t index, std::size_t count) {
+  auto const at = [&](std::size_t k) {
+    return static_cast<std::size_t>(static_cast<unsigned __int128>(total) * k / count);
+  };
+  return {at(index), at(index + 1)};
+}
 
 /// Read `path` into host memory.
 /// Result: n_rows × n_features; dense (NaN = missing) for CSV/HDF5, CSR for LibSVM; label (n_rows)

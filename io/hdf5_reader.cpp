@@ -36,10 +36,17 @@ struct Dataset {
   std::vector<float> values;  // row-major
 };
 
+/// Rows [first, last) of a dataset whose first dimension is the file's rows (a shard); all when
+/// last == 0.
+struct RowRange {
+  hsize_t first = 0, last = 0;
+};
+
 /// Read dataset `name` as float32 (or, with `as_int64`, as int64 into `ints`); nullopt when absent and
-/// `optional`, errors otherwise.
+/// `optional`, errors otherwise. With `rows` set, only those rows (an HDF5 hyperslab; dims[0] is
+/// then the shard's rows) of a dataset at least that long.
 std::optional<Dataset> read_float_dataset(hid_t file, std::string const& path, std::string const& name, bool optional,
-                                          std::vector<std::int64_t>* ints = nullptr) {
+                                          std::vector<std::int64_t>* ints = nullptr, RowRange rows = {}) {
   std::string const what = "dataset '" + name + "'";
   htri_t exists = H5Lexists(file, name.c_str(), H5P_DEFAULT);
   if (exists <= 0) {
@@ -57,18 +64,34 @@ std::optional<Dataset> read_float_dataset(hid_t file, std::string const& path, s
   Dataset d;
   d.dims.resize(static_cast<std::size_t>(rank));
   H5Sget_simple_extent_dims(space.id, d.dims.data(), nullptr);
+  hid_t file_space = H5S_ALL, mem_space = H5S_ALL;
+  Handle mem{-1, H5Sclose};
+  if (rows.last > 0) {
+    if (rank < 1 || d.dims[0] < rows.last)
+      fail(path, 0, what, "has " + std::to_string(rank < 1 ? 0 : d.dims[0]) + " rows, the shard needs rows up to " +
+                              std::to_string(rows.last));
+    std::vector<hsize_t> start(d.dims.size(), 0), count = d.dims;
+    start[0] = rows.first;
+    count[0] = rows.last - rows.first;
+    if (H5Sselect_hyperslab(space.id, H5S_SELECT_SET, start.data(), nullptr, count.data(), nullptr) < 0)
+      fail(path, 0, what, "cannot select rows " + std::to_string(rows.first) + ".." + std::to_string(rows.last));
+    d.dims[0] = count[0];
+    mem.id = H5Screate_simple(rank, count.data(), nullptr);
+    file_space = space.id;
+    mem_space = mem.id;
+  }
   hsize_t n = 1;
   for (auto x : d.dims) n *= x;
   if (ints) {  // query ids: exact integers, not rounded through float32
     if (cls != H5T_INTEGER) fail(path, 0, what, "query ids must be an integer dataset");
     ints->resize(n);
-    if (n > 0 && H5Dread(ds.id, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, ints->data()) < 0)
+    if (n > 0 && H5Dread(ds.id, H5T_NATIVE_INT64, mem_space, file_space, H5P_DEFAULT, ints->data()) < 0)
       fail(path, 0, what, "read failed");
     d.values.assign(n, 0.0f);
     return d;
   }
   d.values.resize(n);
-  if (n > 0 && H5Dread(ds.id, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, d.values.data()) < 0)
+  if (n > 0 && H5Dread(ds.id, H5T_NATIVE_FLOAT, mem_space, file_space, H5P_DEFAULT, d.values.data()) < 0)
     fail(path, 0, what, "read failed");
   return d;
 }
@@ -95,12 +118,27 @@ HostDMatrix read_hdf5(std::string const& path, ReadOptions const& opt) {
   Handle file{H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose};
   if (file.id < 0) fail(path, 0, "", "cannot open HDF5 file for reading");
 
-  auto X = *read_float_dataset(file.id, path, opt.features_dataset, false);
-  if (X.dims.size() != 2)
-    fail(path, 0, "dataset '" + opt.features_dataset + "'",
-         "wrong rank " + std::to_string(X.dims.size()) + ", expected 2 (rows x features)");
+  // The file's rows, then this shard's (a hyperslab of every per-row dataset).
+  std::size_t total_rows = 0;
+  {
+    Handle ds{H5Lexists(file.id, opt.features_dataset.c_str(), H5P_DEFAULT) > 0
+                  ? H5Dopen2(file.id, opt.features_dataset.c_str(), H5P_DEFAULT)
+                  : -1,
+              H5Dclose};
+    if (ds.id < 0) fail(path, 0, "dataset '" + opt.features_dataset + "'", "not found in the file");
+    Handle space{H5Dget_space(ds.id), H5Sclose};
+    hsize_t dims[2] = {0, 0};
+    if (H5Sget_simple_extent_ndims(space.id) != 2)
+      fail(path, 0, "dataset '" + opt.features_dataset + "'",
+           "wrong rank " + std::to_string(H5Sget_simple_extent_ndims(space.id)) + ", expected 2 (rows x features)");
+    H5Sget_simple_extent_dims(space.id, dims, nullptr);
+    total_rows = dims[0];
+  }
+  if (total_rows == 0) fail(path, 0, "dataset '" + opt.features_dataset + "'", "empty: no rows");
+  auto const [first_row, last_row] = shard_rows(total_rows, opt.shard_index, opt.shard_count);
+  RowRange const shard = opt.shard_count > 1 ? RowRange{first_row, last_row} : RowRange{};
+  auto X = *read_float_dataset(file.id, path, opt.features_dataset, false, nullptr, shard);
   std::size_t const n_rows = X.dims[0], n_cols = X.dims[1];
-  if (n_rows == 0) fail(path, 0, "dataset '" + opt.features_dataset + "'", "empty: no rows");
   if (opt.num_features > 0 && n_cols > opt.num_features)
     fail(path, 0, "dataset '" + opt.features_dataset + "'",
          std::to_string(n_cols) + " features, more than num_features = " + std::to_string(opt.num_features));
@@ -108,6 +146,8 @@ HostDMatrix read_hdf5(std::string const& path, ReadOptions const& opt) {
   HostDMatrix m;
   m.n_rows = n_rows;
   m.n_features = n_cols;
+  m.info.first_row = first_row;
+  m.info.total_rows = total_rows;
   m.dense = HostDMatrix::dense_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::DMatrix::dense"), n_rows, n_cols);
   std::size_t n_missing = 0;
   for (std::size_t i = 0; i < n_rows * n_cols; ++i) {
@@ -119,24 +159,27 @@ HostDMatrix read_hdf5(std::string const& path, ReadOptions const& opt) {
   // The default "y" may be absent (unlabelled data); a label dataset named by the user must exist.
   bool const label_optional = opt.label_dataset == ReadOptions{}.label_dataset;
   if (!opt.label_dataset.empty()) {
-    if (auto y = read_float_dataset(file.id, path, opt.label_dataset, label_optional)) {
+    if (auto y = read_float_dataset(file.id, path, opt.label_dataset, label_optional, nullptr, shard)) {
       auto label = per_row(*y, n_rows, path, opt.label_dataset);
       for (std::size_t r = 0; r < n_rows; ++r)
         if (!std::isfinite(label[r]))
-          fail(path, 0, "dataset '" + opt.label_dataset + "' record " + std::to_string(r), "label is not finite");
+          fail(path, 0, "dataset '" + opt.label_dataset + "' record " + std::to_string(first_row + r),
+               "label is not finite");
       m.label = to_view("kboost::DMatrix::label", label);
       m.info.label_name = opt.label_dataset;
     }
   }
   if (!opt.weight_column.empty()) {
-    auto w = per_row(*read_float_dataset(file.id, path, opt.weight_column, false), n_rows, path, opt.weight_column);
+    auto w = per_row(*read_float_dataset(file.id, path, opt.weight_column, false, nullptr, shard), n_rows, path,
+                     opt.weight_column);
     for (std::size_t r = 0; r < n_rows; ++r)
       if (!std::isfinite(w[r]) || w[r] < 0)
-        fail(path, 0, "dataset '" + opt.weight_column + "' record " + std::to_string(r),
+        fail(path, 0, "dataset '" + opt.weight_column + "' record " + std::to_string(first_row + r),
              "weight is not a finite non-negative number");
     m.weight = to_view("kboost::DMatrix::weight", w);
   }
   if (!opt.qid_column.empty()) {
+    if (opt.shard_count > 1) fail(path, 0, "dataset '" + opt.qid_column + "'", "query groups cannot be split over ranks");
     std::vector<std::int64_t> qid;
     per_row(*read_float_dataset(file.id, path, opt.qid_column, false, &qid), n_rows, path, opt.qid_column);
     std::vector<std::size_t> rec(n_rows);

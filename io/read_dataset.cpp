@@ -1,6 +1,7 @@
 /// read_dataset: format dispatch, side files (weights, groups), forced width and categorical columns.
 /// Follows XGBoost's DMatrix::Load (src/data/data.cc) for what a text file may carry besides features.
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -151,6 +152,47 @@ std::string sniff_format(std::string const& path) {
   return "csv";
 }
 
+/// Rows [first, last) of m (dense or CSR, with labels and weights); groups are refused.
+HostDMatrix keep_rows(HostDMatrix const& m, std::size_t first, std::size_t last) {
+  HostDMatrix out;
+  out.n_rows = last - first;
+  out.n_features = m.n_features;
+  out.info = m.info;
+  auto const range = std::make_pair(first, last);
+  std::size_t n_missing = 0;
+  if (m.is_sparse()) {
+    auto const& rm = m.csr.graph.row_map;
+    std::int64_t const k0 = rm(first), k1 = rm(last);
+    Kokkos::View<std::int64_t*, Kokkos::HostSpace> row_map("kboost::DMatrix::row_map", out.n_rows + 1);
+    for (std::size_t i = 0; i <= out.n_rows; ++i) row_map(i) = rm(first + i) - k0;
+    Kokkos::View<std::int32_t*, Kokkos::HostSpace> cols("kboost::DMatrix::entries", static_cast<std::size_t>(k1 - k0));
+    Kokkos::View<float*, Kokkos::HostSpace> vals("kboost::DMatrix::values", static_cast<std::size_t>(k1 - k0));
+    for (std::int64_t k = k0; k < k1; ++k) {
+      cols(k - k0) = m.csr.graph.entries(k);
+      vals(k - k0) = m.csr.values(k);
+    }
+    out.csr = HostDMatrix::csr_type("kboost::DMatrix::csr", static_cast<std::int32_t>(out.n_rows),
+                                    static_cast<std::int32_t>(out.n_features), k1 - k0, vals, row_map, cols);
+    n_missing = out.n_rows * out.n_features - static_cast<std::size_t>(k1 - k0);
+  } else {
+    out.dense = HostDMatrix::dense_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::DMatrix::dense"),
+                                        out.n_rows, out.n_features);
+    Kokkos::deep_copy(out.dense, Kokkos::subview(m.dense, range, Kokkos::ALL()));
+    for (std::size_t i = 0; i < out.n_rows * out.n_features; ++i) n_missing += std::isnan(out.dense.data()[i]) ? 1 : 0;
+  }
+  out.info.n_missing = n_missing;
+  auto const cut = [&](Kokkos::View<float*, Kokkos::HostSpace> const& v, char const* label) {
+    if (v.extent(0) == 0) return v;
+    Kokkos::View<float*, Kokkos::HostSpace> c(std::string(label), out.n_rows);
+    Kokkos::deep_copy(c, Kokkos::subview(v, range));
+    return c;
+  };
+  out.label = cut(m.label, "kboost::DMatrix::label");
+  out.weight = cut(m.weight, "kboost::DMatrix::weight");
+  out.info.first_row = first;
+  return out;
+}
+
 }  // namespace
 }  // namespace io_detail
 
@@ -172,8 +214,12 @@ HostDMatrix read_dataset(std::string const& path, ReadOptions const& opt) {
   using namespace io_detail;
   compat::ScopedRegion region("kboost::io::read_dataset");
   std::string const fmt = resolve_format(path, opt);
+  if (opt.shard_count == 0 || opt.shard_index >= opt.shard_count)
+    fail(path, 0, "", "shard " + std::to_string(opt.shard_index) + " of " + std::to_string(opt.shard_count) +
+                          " does not exist");
   HostDMatrix m = fmt == "csv" ? read_csv(path, opt) : fmt == "libsvm" ? read_libsvm(path, opt) : read_hdf5(path, opt);
   m.info.source = path;
+  if (fmt != "hdf5") m.info.total_rows = m.n_rows;  // the HDF5 reader read the shard's rows only
 
   // Forced width for dense data (the CSR reader applies it itself): pad with missing columns.
   if (opt.num_features > 0 && !m.is_sparse() && m.n_features != opt.num_features) {
@@ -209,11 +255,20 @@ HostDMatrix read_dataset(std::string const& path, ReadOptions const& opt) {
   }
   if (!weight_file.empty()) {
     if (m.has_weights()) fail(weight_file, 0, "", "weights given twice (weight column and weight file)");
-    m.weight = to_view("kboost::DMatrix::weight", read_weight_file(weight_file, m.n_rows));
+    auto w = read_weight_file(weight_file, m.info.total_rows);
+    w.erase(w.begin(), w.begin() + static_cast<std::ptrdiff_t>(m.info.first_row));
+    w.resize(m.n_rows);
+    m.weight = to_view("kboost::DMatrix::weight", w);
   }
   if (!group_file.empty()) {
     if (m.group_ptr.extent(0) > 0) fail(group_file, 0, "", "query groups given twice (qid and group file)");
+    if (opt.shard_count > 1) fail(group_file, 0, "", "query groups cannot be split over ranks");
     m.group_ptr = to_view("kboost::DMatrix::group_ptr", read_group_file(group_file, m.n_rows));
+  }
+  if (opt.shard_count > 1 && fmt != "hdf5") {
+    if (m.group_ptr.extent(0) > 0) fail(path, 0, "", "query groups cannot be split over ranks");
+    auto const [first, last] = shard_rows(m.n_rows, opt.shard_index, opt.shard_count);
+    m = keep_rows(m, first, last);
   }
   return m;
 }

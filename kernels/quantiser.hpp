@@ -2,11 +2,14 @@
 /// \file quantiser.hpp
 /// Fixed-point gradients for exact, order-independent histogram sums, as upstream's GPU hist
 /// (src/tree/gpu_hist/histogram.cu GradientQuantiser, src/common/deterministic.cuh
-/// CreateRoundingFactor; v3.2: positive/negative sums in double).
+/// CreateRoundingFactor; v3.2: positive/negative sums in double; kboost's sums are exact fixed
+/// point, so the factor is the same on any number of ranks).
+#include <kboost/core/collective.hpp>
 #include <kboost/core/compat.hpp>
 #include <kboost/core/portable_math.hpp>
 #include <kboost/core/transfers.hpp>
 #include <kboost/kernels/gradients.hpp>
+#include <kboost/kernels/detail/integer_sum.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -79,76 +82,66 @@ KOKKOS_INLINE_FUNCTION float negative_magnitude(float x) {
   return pmath::detail::bit_cast<float>(a & keep);
 }
 
-/// Adds one pair's positive and negative parts to a lane's four sums (Σmax(g,0), Σmax(h,0),
-/// Σ|min(g,0)|, Σ|min(h,0)|), in that order, each in double.
-KOKKOS_INLINE_FUNCTION void add_sign_parts(GradientPair const& p, double& pg, double& ph, double& ng, double& nh) {
-  pg += positive_part(p.grad);
-  ph += positive_part(p.hess);
-  ng += negative_magnitude(p.grad);
-  nh += negative_magnitude(p.hess);
+/// One pair's four sign parts max(g,0), max(h,0), |min(g,0)|, |min(h,0)|, in that order.
+KOKKOS_INLINE_FUNCTION void sign_parts(GradientPair const& p, float (&part)[4]) {
+  part[0] = positive_part(p.grad);
+  part[1] = positive_part(p.hess);
+  part[2] = negative_magnitude(p.grad);
+  part[3] = negative_magnitude(p.hess);
 }
 
-/// Lanes of the fixed-order sums in make_quantiser (independent of backend and threads).
-constexpr std::size_t kQuantiserLanes = 4096, kQuantiserFold = 64;
-
-/// Quantiser for one output group's gradients g (rows): sums Σmax(g,0), Σmax(h,0), Σ|min(g,0)|,
-/// Σ|min(h,0)| in double in a fixed order: lane t (of 4096) adds rows t, t + 4096, ... in sequence
-/// (consecutive lanes read consecutive rows: coalesced on GPUs), fold u (of 64) adds lanes u, u + 64,
-/// ... in sequence, the host adds the 64 folds in index order; then upstream's rounding factor per
-/// component (upstream GradientQuantiser, src/tree/gpu_hist/quantiser.cu, whose own reduction order
-/// is thrust's).
+/// Quantiser for one output group's gradients g (this process's rows of a job on `comm`): the
+/// rounding factor of upstream's GradientQuantiser (src/tree/gpu_hist/quantiser.cu: a power of two
+/// at or above the larger of Σmax(g,0) and Σ|min(g,0)|, and likewise for h, widened by the rounding
+/// error of n additions) from sums that do not depend on the order of the rows, the backend, the
+/// thread count or how the rows are spread over ranks. Upstream sums in double in thrust's order;
+/// kboost sums exactly in fixed point instead: first the exact maxima M of the four parts over all
+/// rows of all ranks (float bits compared as integers), then every part truncated to int64 units of
+/// 2^e / 2^62, where 2^e > M × (rows of the job), so the job's total fits in 63 bits; the int64
+/// totals are reduced exactly over ranks. A sum is then total × unit, short of the true sum by less
+/// than (rows) units, a relative error below rows / 2^62 of the largest part.
 template <class ExecutionSpace, class Mem>
-GradientQuantiser make_quantiser(ExecutionSpace const& space, Kokkos::View<const GradientPair*, Mem> g) {
+GradientQuantiser make_quantiser(ExecutionSpace const& space, Kokkos::View<const GradientPair*, Mem> g,
+                                 Collective& comm = local_collective()) {
   compat::ScopedRegion region("kboost::quantiser::make_quantiser");
   std::size_t const n = g.extent(0);
-  constexpr std::size_t L = kQuantiserLanes, F = kQuantiserFold;
-  Kokkos::View<double* [4], Mem> lane(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::quantiser::lane"), L);
-  Kokkos::View<double* [4], Mem> fold(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::quantiser::fold"), F);
-  if constexpr (Kokkos::SpaceAccessibility<ExecutionSpace, Kokkos::HostSpace>::accessible) {
-    // The same lane sums, 64 lanes at a time: a core reads its lanes' rows contiguously and the
-    // lanes' independent chains vectorise; each lane still adds its rows in increasing order.
-    constexpr std::size_t B = 64;
-    Kokkos::parallel_for("kboost::quantiser::lane_block_sums", Kokkos::RangePolicy<ExecutionSpace>(space, 0, L / B),
-                         KOKKOS_LAMBDA(std::size_t blk) {
-                           double pg[B] = {}, ph[B] = {}, ng[B] = {}, nh[B] = {};
-                           std::size_t const t0 = blk * B;
-                           for (std::size_t base = t0; base < n; base += L) {
-                             std::size_t const m = n - base < B ? n - base : B;
-                             GradientPair const* row = &g(base);
-                             for (std::size_t j = 0; j < m; ++j) add_sign_parts(row[j], pg[j], ph[j], ng[j], nh[j]);
-                           }
-                           for (std::size_t j = 0; j < B; ++j) {
-                             lane(t0 + j, 0) = pg[j];
-                             lane(t0 + j, 1) = ph[j];
-                             lane(t0 + j, 2) = ng[j];
-                             lane(t0 + j, 3) = nh[j];
-                           }
-                         });
-  } else {
-    Kokkos::parallel_for("kboost::quantiser::lane_sums", Kokkos::RangePolicy<ExecutionSpace>(space, 0, L),
-                         KOKKOS_LAMBDA(std::size_t t) {
-                           double pg = 0, ph = 0, ng = 0, nh = 0;
-                           for (std::size_t i = t; i < n; i += L) add_sign_parts(g(i), pg, ph, ng, nh);
-                           lane(t, 0) = pg;
-                           lane(t, 1) = ph;
-                           lane(t, 2) = ng;
-                           lane(t, 3) = nh;
-                         });
+  std::int64_t const rows = comm.sum(static_cast<std::int64_t>(n));
+  IntegerReduce<4, IntegerMaxOp, ExecutionSpace, Mem> maxima;
+  auto const m = maxima(space, "kboost::quantiser::max_parts", n, KOKKOS_LAMBDA(std::size_t i, std::int64_t(&acc)[4]) {
+    float part[4];
+    sign_parts(g(i), part);
+    for (int k = 0; k < 4; ++k) {
+      std::int64_t const bits = pmath::detail::bit_cast<std::uint32_t>(part[k]);  // >= 0: bit order = value order
+      acc[k] = bits > acc[k] ? bits : acc[k];
+    }
+  });
+  std::uint64_t max_bits[4];
+  for (int k = 0; k < 4; ++k) max_bits[k] = m[k] < 0 ? 0 : static_cast<std::uint64_t>(m[k]);
+  comm.allreduce_max(max_bits, 4);
+  double scale[4], unit[4];  // scale = 2^(62 - e) turns a part into units; unit = 2^(e - 62)
+  for (int k = 0; k < 4; ++k) {
+    float const mk = pmath::detail::bit_cast<float>(static_cast<std::uint32_t>(max_bits[k]));
+    int e = 0;
+    std::frexp(static_cast<double>(mk) * static_cast<double>(rows), &e);  // M × rows < 2^e
+    scale[k] = mk > 0 ? std::ldexp(1.0, 62 - e) : 0.0;
+    unit[k] = mk > 0 ? std::ldexp(1.0, e - 62) : 0.0;
   }
-  Kokkos::parallel_for("kboost::quantiser::fold_sums", Kokkos::RangePolicy<ExecutionSpace>(space, 0, F),
-                       KOKKOS_LAMBDA(std::size_t u) {
-                         double acc[4] = {0, 0, 0, 0};
-                         for (std::size_t t = u; t < L; t += F)
-                           for (int k = 0; k < 4; ++k) acc[k] += lane(t, k);
-                         for (int k = 0; k < 4; ++k) fold(u, k) = acc[k];
-                       });
-  auto hp = counted_to_host(fold);
-  double s[4] = {0, 0, 0, 0};
-  for (std::size_t u = 0; u < F; ++u)
-    for (int k = 0; k < 4; ++k) s[k] += hp(u, k);
+  double const s0 = scale[0], s1 = scale[1], s2 = scale[2], s3 = scale[3];
+  IntegerSums<4, ExecutionSpace, Mem> sums;
+  auto t = sums(space, "kboost::quantiser::sum_parts", n, KOKKOS_LAMBDA(std::size_t i, std::int64_t(&acc)[4]) {
+    float part[4];
+    sign_parts(g(i), part);
+    acc[0] += static_cast<std::int64_t>(static_cast<double>(part[0]) * s0);
+    acc[1] += static_cast<std::int64_t>(static_cast<double>(part[1]) * s1);
+    acc[2] += static_cast<std::int64_t>(static_cast<double>(part[2]) * s2);
+    acc[3] += static_cast<std::int64_t>(static_cast<double>(part[3]) * s3);
+  });
+  comm.allreduce_sum(t.data(), 4);
+  double s[4];
+  for (int k = 0; k < 4; ++k) s[k] = static_cast<double>(t[k]) * unit[k];
   GradientQuantiser q;
   for (int k = 0; k < 2; ++k) {
-    double const r = create_rounding_factor(std::max(s[k], s[k + 2]), static_cast<int>(n));
+    double const r = create_rounding_factor(std::max(s[k], s[k + 2]), static_cast<int>(rows));
     q.to_floating[k] = r / static_cast<double>(std::int64_t(1) << 62);
     q.to_fixed[k] = 1.0 / q.to_floating[k];
   }

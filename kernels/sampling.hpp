@@ -39,17 +39,20 @@ KOKKOS_INLINE_FUNCTION double uniform01(std::uint64_t seed, std::uint64_t a, std
 enum SampleStream : std::uint64_t { kRowStream = 1, kTreeColStream = 2, kLevelColStream = 3, kNodeColStream = 4 };
 
 /// Zero the gradients (all groups) of rows not drawn for this round: row i is kept iff
-/// uniform01(seed, kRowStream, round, i) < subsample. gpair: groups × rows. No-op when subsample ≥ 1.
+/// uniform01(seed, kRowStream, round, first_row + i) < subsample. gpair: groups × rows;
+/// first_row: the global index of row 0 (a shard's offset in a job of several ranks), so a row
+/// draws the same on any number of ranks. No-op when subsample ≥ 1.
 template <class ExecutionSpace, class Mem>
 void subsample_rows(ExecutionSpace const& space, double subsample, std::uint64_t seed, int round,
-                    Kokkos::View<GradientPair**, Kokkos::LayoutRight, Mem> gpair) {
+                    Kokkos::View<GradientPair**, Kokkos::LayoutRight, Mem> gpair, std::uint64_t first_row = 0) {
   if (subsample >= 1.0) return;
   compat::ScopedRegion region("kboost::sampling::subsample");
   int const ng = static_cast<int>(gpair.extent(0));
   Kokkos::parallel_for(
       "kboost::sampling::subsample_rows", Kokkos::RangePolicy<ExecutionSpace>(space, 0, gpair.extent(1)),
       KOKKOS_LAMBDA(std::int64_t i) {
-        if (uniform01(seed, kRowStream, static_cast<std::uint64_t>(round), static_cast<std::uint64_t>(i)) < subsample)
+        if (uniform01(seed, kRowStream, static_cast<std::uint64_t>(round), first_row + static_cast<std::uint64_t>(i)) <
+            subsample)
           return;
         for (int g = 0; g < ng; ++g) gpair(g, i) = GradientPair{0.0f, 0.0f};
       });

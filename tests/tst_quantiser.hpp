@@ -47,25 +47,26 @@ TEST_CASE("quantiser " TEST_BACKEND ": rounding factor and fixed point", "[quant
 TEST_CASE("quantiser " TEST_BACKEND ": sums independent of backend/threads; quantise matches", "[quantiser]") {
   std::mt19937 rng(3);
   std::normal_distribution<float> nd(0.0f, 1.0f);
-  std::size_t const n = 3 * kboost::kQuantiserLanes + 17;
+  std::size_t const n = 3 * 4096 + 17;
   std::vector<kboost::GradientPair> g(n);
   for (auto& x : g) x = {nd(rng), std::abs(nd(rng))};
-  // host reference in the documented order: lanes (rows t, t + L, ...), folds (lanes u, u + F, ...), folds in order
-  constexpr std::size_t L = kboost::kQuantiserLanes, F = kboost::kQuantiserFold;
-  std::vector<std::array<double, 4>> lane(L, {0, 0, 0, 0});
-  for (std::size_t t = 0; t < L; ++t)
-    for (std::size_t i = t; i < n; i += L) {
-      lane[t][0] += g[i].grad > 0 ? g[i].grad : 0.0f;
-      lane[t][1] += g[i].hess > 0 ? g[i].hess : 0.0f;
-      lane[t][2] += g[i].grad < 0 ? -g[i].grad : 0.0f;
-      lane[t][3] += g[i].hess < 0 ? -g[i].hess : 0.0f;
-    }
+  // host reference of the documented algorithm: exact maxima M of the four sign parts, each part
+  // truncated to units of 2^(e-62) with M × n < 2^e, integer totals, total × unit
+  auto const parts = [](kboost::GradientPair const& p) {
+    return std::array<float, 4>{p.grad > 0 ? p.grad : 0.0f, p.hess > 0 ? p.hess : 0.0f, p.grad < 0 ? -p.grad : 0.0f,
+                                p.hess < 0 ? -p.hess : 0.0f};
+  };
+  std::array<float, 4> mx{0, 0, 0, 0};
+  for (auto const& p : g)
+    for (int k = 0; k < 4; ++k) mx[k] = std::max(mx[k], parts(p)[k]);
   double tot[4] = {0, 0, 0, 0};
-  for (std::size_t u = 0; u < F; ++u) {
-    double fold[4] = {0, 0, 0, 0};
-    for (std::size_t t = u; t < L; t += F)
-      for (int k = 0; k < 4; ++k) fold[k] += lane[t][k];
-    for (int k = 0; k < 4; ++k) tot[k] += fold[k];
+  for (int k = 0; k < 4; ++k) {
+    if (mx[k] == 0) continue;
+    int e = 0;
+    std::frexp(static_cast<double>(mx[k]) * static_cast<double>(n), &e);
+    std::int64_t units = 0;
+    for (auto const& p : g) units += static_cast<std::int64_t>(std::ldexp(static_cast<double>(parts(p)[k]), 62 - e));
+    tot[k] = std::ldexp(static_cast<double>(units), e - 62);
   }
   auto q = quantiser_of(g);
   for (int k = 0; k < 2; ++k) {
@@ -87,7 +88,7 @@ TEST_CASE("quantiser " TEST_BACKEND ": sums independent of backend/threads; quan
     sh += ho(i).hess;
   }
   CHECK(bad == 0);
-  // the integer total converts back within n quanta of the double sum
+  // the integer total converts back within n quanta of the sum
   CHECK(std::abs(q.hess_to_double(sh) - tot[1]) <= n * q.to_floating[1]);
   kboost::GradientPairInt64 x{5, 7}, y{2, 3};
   CHECK((x + y) == kboost::GradientPairInt64{7, 10});

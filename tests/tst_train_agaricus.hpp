@@ -4,6 +4,7 @@
 // tests/golden/make_train_goldens.py (upstream's pred_leaf + leaf values). Leaf ids may differ
 // (kboost follows the GPU enumeration, which mirrors some splits), the values may not.
 #include <catch2/catch_test_macros.hpp>
+#include <catch2/matchers/catch_matchers_string.hpp>
 
 #include <cmath>
 #include <cstdlib>
@@ -15,6 +16,8 @@
 
 #include <kboost/kernels/densify.hpp>
 #include <kboost/io/dataset_reader.hpp>
+#include <kboost/io/model_reader.hpp>
+#include <kboost/io/model_writer.hpp>
 #include <kboost/engine/booster.hpp>
 #include <kboost/engine/params.hpp>
 #include "tests/test_util.hpp"
@@ -99,4 +102,71 @@ TEST_CASE("train " TEST_BACKEND ": agaricus routing matches upstream hist", "[tr
     }
   }
   CHECK(bad == 0);
+}
+
+TEST_CASE("train " TEST_BACKEND ": continuing upstream's 5-round model routes like upstream's 10 rounds",
+          "[train][agaricus][continue]") {
+  // Upstream's 5 + 5 rounds equal its 10 (tests/golden/make_continue_goldens.py checks this), so
+  // trees 5..9 of kboost continuing upstream's own 5-round file must reach upstream's leaf values.
+  kboost::ReadOptions lib;
+  lib.format = "libsvm";
+  auto const d = kboost::read_dataset(kboost::test::shared_path("data/agaricus/agaricus.txt.train"), lib);
+  auto const golden = read_leaf_golden(kboost::test::golden_path("train_agaricus_leaves.txt"));
+  auto start = kboost::read_model(kboost::test::golden_path("models/agaricus_hist_5rounds.json"));
+  REQUIRE(start.num_rounds() == 5);
+  auto const base_score = start.base_score;
+  kboost::TrainState s;
+  s.base_rounds = s.rounds_done = 5;
+  kboost::BasicBooster<TEST_EXECSPACE> b;
+  b.continue_from(start, s);
+  b.train(kboost::parse_params({{"objective", "binary:logistic"}, {"num_round", "5"}, {"max_depth", "6"},
+                                {"eta", "0.3"}, {"max_bin", "256"}}),
+          d);
+  auto const& m = b.model();
+  REQUIRE(m.trees.size() == 10);
+  REQUIRE(m.num_rounds() == 10);
+  CHECK(m.base_score == base_score);  // upstream keeps the continued model's intercept
+  auto const X = kboost::densify(Kokkos::DefaultHostExecutionSpace(), d);
+  std::size_t bad = 0;
+  for (std::size_t t = 0; t < 10; ++t) {
+    for (std::size_t i = 0; i < d.n_rows; ++i) {
+      float const got = reach(m.trees[t], X, i), want = golden[i][t];
+      // trees 0..4 are upstream's own (bit for bit), 5..9 kboost's, to upstream's within 1e-6
+      float const tol = t < 5 ? 0.0f : 1e-6f * std::fabs(want);
+      if (!(std::fabs(got - want) <= tol)) {
+        if (bad < 5) UNSCOPED_INFO("tree " << t << " row " << i << ": kboost " << got << " upstream " << want);
+        ++bad;
+      }
+    }
+  }
+  CHECK(bad == 0);
+}
+
+TEST_CASE("train " TEST_BACKEND ": 4 rounds continued by 6 are the bytes of 10 rounds, with sampling",
+          "[train][agaricus][continue]") {
+  kboost::ReadOptions lib;
+  lib.format = "libsvm";
+  auto const d = kboost::read_dataset(kboost::test::shared_path("data/agaricus/agaricus.txt.train"), lib);
+  std::map<std::string, std::string> kv{{"objective", "binary:logistic"}, {"max_depth", "4"},
+                                        {"subsample", "0.8"},             {"colsample_bynode", "0.7"},
+                                        {"seed", "5"},                    {"kboost_hist_tune", "0"}};
+  auto with_rounds = [&](char const* n) {
+    auto k = kv;
+    k["num_round"] = n;
+    return kboost::parse_params(k);
+  };
+  kboost::BasicBooster<TEST_EXECSPACE> whole, first, second;
+  whole.train(with_rounds("10"), d);
+  first.train(with_rounds("4"), d);
+  kboost::TrainState s;
+  s.base_rounds = s.rounds_done = 4;
+  second.continue_from(first.model(), s);
+  second.train(with_rounds("6"), d);
+  CHECK(kboost::model_to_json_bytes(second.model()) == kboost::model_to_json_bytes(whole.model()));
+  // a model of another objective is refused, naming both
+  kboost::BasicBooster<TEST_EXECSPACE> other;
+  other.continue_from(first.model(), s);
+  auto p = with_rounds("1");
+  p.objective = "reg:squarederror";
+  CHECK_THROWS_WITH(other.train(p, d), Catch::Matchers::ContainsSubstring("objective is binary:logistic"));
 }

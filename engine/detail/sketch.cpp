@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 
@@ -342,3 +343,84 @@ FeatureCuts empty_feature_cuts() {
 }
 
 }  // namespace kboost
+
+namespace kboost::detail {
+namespace {
+
+template <class T>
+void put(std::vector<char>& out, T const* p, std::size_t n) {
+  out.insert(out.end(), reinterpret_cast<char const*>(p), reinterpret_cast<char const*>(p + n));
+}
+
+/// Reads n values of T at `at` and advances it; throws when the payload is shorter.
+template <class T>
+void take(std::vector<char> const& in, std::size_t& at, T* p, std::size_t n) {
+  if (at + n * sizeof(T) > in.size()) throw std::runtime_error("sketch: a rank's payload is shorter than announced");
+  if (n > 0) std::memcpy(p, in.data() + at, n * sizeof(T));
+  at += n * sizeof(T);
+}
+
+}  // namespace
+
+HostColumns exchange_columns(Collective& comm, HostColumns const& local, std::size_t features, bool weighted) {
+  std::size_t const ranks = static_cast<std::size_t>(comm.size());
+  std::vector<std::vector<char>> send(ranks);
+  std::vector<float> ones;
+  for (std::size_t f = 0; f < features; ++f) {
+    auto& out = send[f % ranks];
+    std::uint64_t const n = local.begin[f + 1] - local.begin[f];
+    put(out, &n, 1);
+    put(out, local.values.data() + local.begin[f], n);
+    if (!weighted) continue;
+    if (local.weights.empty()) {
+      ones.assign(n, 1.0f);
+      put(out, ones.data(), n);
+    } else {
+      put(out, local.weights.data() + local.begin[f], n);
+    }
+  }
+  auto const got = comm.alltoall(send);
+  HostColumns owned;
+  owned.begin.push_back(0);
+  std::vector<std::size_t> at(ranks, 0);
+  for (std::size_t f = static_cast<std::size_t>(comm.rank()); f < features; f += ranks) {
+    for (std::size_t r = 0; r < ranks; ++r) {  // rank order = global row order
+      std::uint64_t n = 0;
+      take(got[r], at[r], &n, 1);
+      std::size_t const o = owned.values.size();
+      owned.values.resize(o + n);
+      take(got[r], at[r], owned.values.data() + o, n);
+      if (weighted) {
+        owned.weights.resize(o + n);
+        take(got[r], at[r], owned.weights.data() + o, n);
+      }
+    }
+    owned.begin.push_back(owned.values.size());
+  }
+  return owned;
+}
+
+std::vector<FeatureCuts> share_cuts(Collective& comm, std::vector<FeatureCuts> const& owned, std::size_t features) {
+  std::size_t const ranks = static_cast<std::size_t>(comm.size());
+  std::vector<char> mine;
+  for (auto const& c : owned) {
+    std::uint64_t const n = c.values.size();
+    put(mine, &c.min_val, 1);
+    put(mine, &n, 1);
+    put(mine, c.values.data(), n);
+  }
+  auto const got = comm.alltoall(std::vector<std::vector<char>>(ranks, mine));
+  std::vector<FeatureCuts> all(features);
+  std::vector<std::size_t> at(ranks, 0);
+  for (std::size_t f = 0; f < features; ++f) {
+    std::size_t const r = f % ranks;
+    std::uint64_t n = 0;
+    take(got[r], at[r], &all[f].min_val, 1);
+    take(got[r], at[r], &n, 1);
+    all[f].values.resize(n);
+    take(got[r], at[r], all[f].values.data(), n);
+  }
+  return all;
+}
+
+}  // namespace kboost::detail

@@ -10,6 +10,10 @@
 /// value (exactly upstream); verified bit for bit against xgboost 3.2's CPU cuts also for features
 /// with more distinct values (tests/tst_cuts.hpp). Each feature is sketched sequentially on the host
 /// (features spread over std::threads), so the result is independent of backend and thread count.
+/// On several ranks (core/collective.hpp), each holding a shard of the rows in global row order,
+/// feature f's values are sent to rank f mod ranks, which appends the shards in rank order (the
+/// global row order) and sketches the whole column exactly as one process would; the cuts are then
+/// shared. So the cuts are the same bits on any number of ranks, and upstream's CPU cuts.
 /// Definitions of the per-feature sketch: engine/detail/sketch.cpp.
 #include <Kokkos_Core.hpp>
 
@@ -23,6 +27,7 @@
 #include <utility>
 #include <vector>
 
+#include <kboost/core/collective.hpp>
 #include <kboost/core/compat.hpp>
 #include <kboost/core/transfers.hpp>
 #include <kboost/kernels/hist_cuts.hpp>
@@ -79,11 +84,13 @@ HistogramCuts<Mem> assemble_cuts(ExecutionSpace const& space, std::vector<Featur
 /// `hw` (rows, or extent 0 = all 1), at most `max_bin` bins per feature, returned in memory space
 /// `Mem` (upstream CPU hist, see file comment). For callers that hold the data on the host already
 /// (training from files): no device-to-host copy. Throws std::runtime_error on max_bin < 2 or a
-/// weight extent that is neither 0 nor rows.
+/// weight extent that is neither 0 nor rows. comm: the ranks of a distributed fit, hX this rank's
+/// rows (see the file comment).
 template <class Mem, class ExecutionSpace>
 HistogramCuts<Mem> sketch_cuts_from_host(ExecutionSpace const& space,
                                          Kokkos::View<const float**, Kokkos::LayoutRight, Kokkos::HostSpace> hX,
-                                         Kokkos::View<const float*, Kokkos::HostSpace> hw, int max_bin);
+                                         Kokkos::View<const float*, Kokkos::HostSpace> hw, int max_bin,
+                                         Collective& comm = local_collective());
 
 /// sketch_cuts_from_host of a host CSR matrix (rows × n_features: row_map rows + 1 offsets,
 /// entries the column of each stored value, values; absent entries and NaN values are missing)
@@ -94,7 +101,8 @@ HistogramCuts<Mem> sketch_cuts_from_host_csr(ExecutionSpace const& space,
                                              Kokkos::View<const std::int64_t*, Kokkos::HostSpace> row_map,
                                              Kokkos::View<const std::int32_t*, Kokkos::HostSpace> entries,
                                              Kokkos::View<const float*, Kokkos::HostSpace> values, std::size_t n_features,
-                                             Kokkos::View<const float*, Kokkos::HostSpace> hw, int max_bin);
+                                             Kokkos::View<const float*, Kokkos::HostSpace> hw, int max_bin,
+                                             Collective& comm = local_collective());
 
 /// Cuts of every column of X (rows × features, NaN = missing) in memory space `Mem` with sample
 /// weights `weight` (rows, or extent 0 = all 1): X is copied to the host (when not host-accessible)
@@ -111,12 +119,27 @@ HistogramCuts<Mem> sketch_cuts(ExecutionSpace const& space, Kokkos::View<const f
 
 namespace detail {
 
+/// Host columns: column f is values[begin[f] .. begin[f + 1]) with weights at the same positions
+/// of `weights` (empty: all 1).
+struct HostColumns {
+  std::vector<std::size_t> begin;
+  std::vector<float> values, weights;
+};
+
+/// The columns this rank sketches (features f with f mod ranks == rank, in order) over the job's
+/// rows: every rank sends its shard of such a column to the owner, which appends the shards in
+/// rank order. `local` holds this rank's shard of every feature. Weighted when any rank is.
+HostColumns exchange_columns(Collective& comm, HostColumns const& local, std::size_t features, bool weighted);
+
+/// Every feature's cuts on every rank, from the cuts each rank made for the features it owns.
+std::vector<FeatureCuts> share_cuts(Collective& comm, std::vector<FeatureCuts> const& owned, std::size_t features);
+
 /// The body of sketch_cuts_from_host for any row storage: `row_values(i, add)` calls add(f, v) for
 /// each non-missing value v of row i (f: its feature, each at most once per row).
 template <class Mem, class ExecutionSpace, class RowValues>
 HistogramCuts<Mem> sketch_host_rows(ExecutionSpace const& space, std::size_t rows, std::size_t features,
                                     Kokkos::View<const float*, Kokkos::HostSpace> hw, int max_bin,
-                                    RowValues const& row_values) {
+                                    RowValues const& row_values, Collective& comm) {
   bool const weighted = hw.extent(0) != 0;
   if (weighted && hw.extent(0) != rows) {
     throw std::runtime_error("sketch_cuts: weight has " + std::to_string(hw.extent(0)) + " entries for " +
@@ -172,12 +195,29 @@ HistogramCuts<Mem> sketch_host_rows(ExecutionSpace const& space, std::size_t row
       });
     }
   });
-  std::vector<FeatureCuts> per_feature(features);
-  run_parallel(features, [&](std::size_t f) {
-    per_feature[f] = sketch_feature(cols.get() + col_begin[f], weighted ? wcols.get() + col_begin[f] : nullptr,
-                                    col_begin[f + 1] - col_begin[f], max_bin);
+  if (comm.size() == 1) {
+    std::vector<FeatureCuts> per_feature(features);
+    run_parallel(features, [&](std::size_t f) {
+      per_feature[f] = sketch_feature(cols.get() + col_begin[f], weighted ? wcols.get() + col_begin[f] : nullptr,
+                                      col_begin[f + 1] - col_begin[f], max_bin);
+    });
+    return assemble_cuts<Mem>(space, per_feature);
+  }
+  HostColumns local;
+  local.begin = col_begin;
+  local.values.assign(cols.get(), cols.get() + col_begin[features]);
+  if (weighted) local.weights.assign(wcols.get(), wcols.get() + col_begin[features]);
+  std::uint64_t any_weighted = weighted ? 1 : 0;
+  comm.allreduce_max(&any_weighted, 1);
+  HostColumns const owned = exchange_columns(comm, local, features, any_weighted != 0);
+  std::size_t const n_owned = owned.begin.size() - 1;
+  std::vector<FeatureCuts> owned_cuts(n_owned);
+  run_parallel(n_owned, [&](std::size_t k) {
+    owned_cuts[k] = sketch_feature(owned.values.data() + owned.begin[k],
+                                   owned.weights.empty() ? nullptr : owned.weights.data() + owned.begin[k],
+                                   owned.begin[k + 1] - owned.begin[k], max_bin);
   });
-  return assemble_cuts<Mem>(space, per_feature);
+  return assemble_cuts<Mem>(space, share_cuts(comm, owned_cuts, features));
 }
 
 }  // namespace detail
@@ -185,7 +225,8 @@ HistogramCuts<Mem> sketch_host_rows(ExecutionSpace const& space, std::size_t row
 template <class Mem, class ExecutionSpace>
 HistogramCuts<Mem> sketch_cuts_from_host(ExecutionSpace const& space,
                                          Kokkos::View<const float**, Kokkos::LayoutRight, Kokkos::HostSpace> hX,
-                                         Kokkos::View<const float*, Kokkos::HostSpace> hw, int max_bin) {
+                                         Kokkos::View<const float*, Kokkos::HostSpace> hw, int max_bin,
+                                         Collective& comm) {
   compat::ScopedRegion region("kboost::hist_cuts::sketch_cuts_from_host");
   std::size_t const features = hX.extent(1);
   return detail::sketch_host_rows<Mem>(space, hX.extent(0), features, hw, max_bin, [&](std::size_t i, auto&& add) {
@@ -193,7 +234,7 @@ HistogramCuts<Mem> sketch_cuts_from_host(ExecutionSpace const& space,
       float const v = hX(i, f);
       if (v == v) add(f, v);  // NaN = missing
     }
-  });
+  }, comm);
 }
 
 template <class Mem, class ExecutionSpace>
@@ -201,7 +242,8 @@ HistogramCuts<Mem> sketch_cuts_from_host_csr(ExecutionSpace const& space,
                                              Kokkos::View<const std::int64_t*, Kokkos::HostSpace> row_map,
                                              Kokkos::View<const std::int32_t*, Kokkos::HostSpace> entries,
                                              Kokkos::View<const float*, Kokkos::HostSpace> values, std::size_t n_features,
-                                             Kokkos::View<const float*, Kokkos::HostSpace> hw, int max_bin) {
+                                             Kokkos::View<const float*, Kokkos::HostSpace> hw, int max_bin,
+                                             Collective& comm) {
   compat::ScopedRegion region("kboost::hist_cuts::sketch_cuts_from_host_csr");
   std::size_t const rows = row_map.extent(0) == 0 ? 0 : row_map.extent(0) - 1;
   return detail::sketch_host_rows<Mem>(space, rows, n_features, hw, max_bin, [&](std::size_t i, auto&& add) {
@@ -209,7 +251,7 @@ HistogramCuts<Mem> sketch_cuts_from_host_csr(ExecutionSpace const& space,
       float const v = values(k);
       if (v == v) add(static_cast<std::size_t>(entries(k)), v);
     }
-  });
+  }, comm);
 }
 
 }  // namespace kboost

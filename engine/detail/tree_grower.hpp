@@ -7,6 +7,11 @@
 /// entry of the shallowest depth (id order); lossguide pops one entry, largest loss change first,
 /// ties to the smaller id. Histogram storage is a pool of slots allocated once and grown by doubling,
 /// never per node. Internal to the booster (engine/booster.hpp).
+/// On a job of several ranks (core/collective.hpp) each rank holds a shard of the rows: the root
+/// sum, the row counts that choose which child's histogram is built, and the built histograms are
+/// summed over the ranks (int64, exact), so every rank evaluates the same global histograms and
+/// grows the same tree as one process on all rows (upstream's distributed hist does the same
+/// Allreduce, src/tree/hist/histogram.h, on float sums).
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
@@ -15,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include <kboost/core/collective.hpp>
 #include <kboost/core/compat.hpp>
 #include <kboost/core/model.hpp>
 #include <kboost/core/transfers.hpp>
@@ -55,9 +61,11 @@ GrowParams grow_params(TrainParams const& p);
 template <class ExecutionSpace, class Mem, class BinT>
 class TreeGrower {
  public:
-  /// bins: the fit's codes (kernels/binning.hpp); cuts: their cuts.
-  TreeGrower(BinCodes<BinT, Mem> const& bins, HistogramCuts<Mem> const& cuts, GrowParams const& p)
-      : p_(p), bins_(bins), cuts_(cuts), n_rows_(bins.n_rows()), n_features_(static_cast<int>(bins.n_features())),
+  /// bins: the fit's codes (kernels/binning.hpp) of this rank's rows; cuts: their cuts (the same
+  /// on every rank); comm: the job's ranks (must outlive the grower).
+  TreeGrower(BinCodes<BinT, Mem> const& bins, HistogramCuts<Mem> const& cuts, GrowParams const& p,
+             Collective& comm = local_collective())
+      : comm_(comm), p_(p), bins_(bins), cuts_(cuts), n_rows_(bins.n_rows()), n_features_(static_cast<int>(bins.n_features())),
         total_bins_(cuts.total_bins), h_ptrs_(cuts.host_ptrs), hist_builder_(h_ptrs_, p.min_shared, p.tile_rows),
         partitioner_(bins.n_rows()) {}
 
@@ -68,8 +76,12 @@ class TreeGrower {
                  GradientQuantiser const& q, std::vector<int> const& tree_features, std::uint64_t tree_key,
                  Kokkos::View<float**, Kokkos::LayoutRight, Mem> margin, int group, PhaseTimes& times);
 
-  /// Exact (grad, hess) sum of gq (public: CUDA extended lambdas may not live in private members).
+  /// Exact (grad, hess) sum of gq over every rank's rows (public: CUDA extended lambdas may not
+  /// live in private members).
   GradientPairInt64 to_host_sum(ExecutionSpace const& space, Kokkos::View<const GradientPairInt64*, Mem> gq);
+  /// hist_(s, ·) = Σ over ranks of hist_(s, ·) for every slot s in `slots` (no-op on one rank);
+  /// its time and bytes go to `times`.
+  void allreduce_slots(ExecutionSpace const& space, std::vector<int> const& slots, PhaseTimes& times);
 
  private:
   struct Node {
@@ -88,6 +100,7 @@ class TreeGrower {
                 std::vector<int> const& tree_features, std::uint64_t tree_key);
   void add_node(TreeModel& t, int parent, float base_weight, double hess);
 
+  Collective& comm_;
   GrowParams p_;
   BinCodes<BinT, Mem> bins_;
   HistogramCuts<Mem> cuts_;
@@ -135,10 +148,40 @@ GradientPairInt64 TreeGrower<ExecutionSpace, Mem, BinT>::to_host_sum(ExecutionSp
     acc[0] += gq(i).grad;
     acc[1] += gq(i).hess;
   });
+  std::int64_t total[2] = {s[0], s[1]};
+  comm_.allreduce_sum(total, 2);
   GradientPairInt64 r{};
-  r.grad = s[0];
-  r.hess = s[1];
+  r.grad = total[0];
+  r.hess = total[1];
   return r;
+}
+
+template <class ExecutionSpace, class Mem, class BinT>
+void TreeGrower<ExecutionSpace, Mem, BinT>::allreduce_slots(ExecutionSpace const& space, std::vector<int> const& slots,
+                                                            PhaseTimes& times) {
+  times.ranks = comm_.size();
+  if (comm_.size() == 1 || slots.empty()) return;
+  compat::ScopedRegion region("kboost::hist::allreduce");
+  PhaseTimer timer(times.comm);
+  std::size_t const k = slots.size(), bins = hist_.extent(1);
+  auto const d_slots = uploads_.put(space, slots);
+  Kokkos::View<GradientPairInt64**, Kokkos::LayoutRight, Mem> buf(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::hist::allreduce_buffer"), k, bins);
+  auto hist = hist_;
+  Kokkos::parallel_for("kboost::hist::gather_slots", Kokkos::RangePolicy<ExecutionSpace>(space, 0, k * bins),
+                       KOKKOS_LAMBDA(std::size_t i) { buf(i / bins, i % bins) = hist(d_slots(i / bins), i % bins); });
+  auto h = counted_to_host(buf);
+  uploads_.release();  // the download waited for the device
+  static_assert(sizeof(GradientPairInt64) == 2 * sizeof(std::int64_t), "a histogram bin is two int64");
+  comm_.allreduce_sum(reinterpret_cast<std::int64_t*>(h.data()), 2 * k * bins);
+  times.comm_bytes += static_cast<std::int64_t>(sizeof(GradientPairInt64) * k * bins);
+  ++times.comm_calls;
+  counted_deep_copy(buf, h);
+  auto const d_slots2 = uploads_.put(space, slots);
+  Kokkos::parallel_for("kboost::hist::scatter_slots", Kokkos::RangePolicy<ExecutionSpace>(space, 0, k * bins),
+                       KOKKOS_LAMBDA(std::size_t i) { hist(d_slots2(i / bins), i % bins) = buf(i / bins, i % bins); });
+  space.fence();
+  uploads_.release();
 }
 
 template <class ExecutionSpace, class Mem, class BinT>
@@ -237,6 +280,9 @@ TreeModel TreeGrower<ExecutionSpace, Mem, BinT>::grow(ExecutionSpace const& spac
   auto const build = [&](std::vector<HistNode> const& hn, std::vector<HistSubtraction> const& subs) {
     PhaseTimer timer(times.histograms);
     hist_builder_.build(space, uploads_, bins_, partitioner_.ridx(), gq, hn, hist_);
+    std::vector<int> built;
+    for (auto const& h : hn) built.push_back(h.slot);
+    allreduce_slots(space, built, times);
     hist_builder_.subtract(space, uploads_, subs, hist_);
   };
   std::vector<int> queue;  // node ids with evaluated splits and live histograms
@@ -329,6 +375,15 @@ TreeModel TreeGrower<ExecutionSpace, Mem, BinT>::grow(ExecutionSpace const& spac
     }
     std::vector<std::int32_t> left_rows(batch.size());
     for (std::size_t i = 0; i < order.size(); ++i) left_rows[order[i]] = n_left[i];
+    // The job's rows on each side (this rank's alone on one rank): every rank must build the same
+    // child's histogram, so the smaller child is chosen by global counts.
+    std::vector<std::int64_t> side_rows(2 * batch.size());
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+      Node const& nd = nodes_[batch[i]];
+      side_rows[2 * i] = left_rows[i];
+      side_rows[2 * i + 1] = (nd.end - nd.begin) - left_rows[i];
+    }
+    comm_.allreduce_sum(side_rows.data(), side_rows.size());
     // ---- children: nodes, then histograms for those that may split further (upstream IsChildValid)
     std::vector<HistNode> to_build;
     std::vector<HistSubtraction> subs;
@@ -355,7 +410,7 @@ TreeModel TreeGrower<ExecutionSpace, Mem, BinT>::grow(ExecutionSpace const& spac
       }
       nodes_[l].slot = alloc_slot();
       nodes_[r].slot = alloc_slot();
-      bool const build_right = (nodes_[r].end - nodes_[r].begin) < (nodes_[l].end - nodes_[l].begin);
+      bool const build_right = side_rows[2 * i + 1] < side_rows[2 * i];
       int const small = build_right ? r : l, large = build_right ? l : r;
       to_build.push_back(HistNode{nodes_[small].slot, nodes_[small].begin, nodes_[small].end});
       subs.push_back(HistSubtraction{nodes_[id].slot, nodes_[small].slot, nodes_[large].slot});

@@ -9,6 +9,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <array>
+#include <climits>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -18,15 +19,26 @@
 
 namespace kboost {
 
-/// Σ over i in [0, n) of N int64 terms per row, with its lane buffers kept between calls (no
-/// allocation after the first call of a size).
-template <int N, class ExecutionSpace, class Mem>
-class IntegerSums {
+/// How IntegerReduce combines lanes: sums (exact in any order) or maxima.
+struct IntegerSumOp {
+  static constexpr std::int64_t kIdentity = 0;
+  KOKKOS_INLINE_FUNCTION static void join(std::int64_t& a, std::int64_t b) { a += b; }
+};
+struct IntegerMaxOp {
+  static constexpr std::int64_t kIdentity = INT64_MIN;
+  KOKKOS_INLINE_FUNCTION static void join(std::int64_t& a, std::int64_t b) { a = b > a ? b : a; }
+};
+
+/// Op-reduction (IntegerSumOp, IntegerMaxOp) over i in [0, n) of N int64 terms per row, with its
+/// lane buffers kept between calls (no allocation after the first call of a size).
+template <int N, class Op, class ExecutionSpace, class Mem>
+class IntegerReduce {
  public:
   static constexpr std::size_t kLanes = 16384, kFold = 256;
 
-  /// `term` is a device callable `void(std::size_t i, std::int64_t (&acc)[N])` that adds row i's
-  /// terms into acc; `label` names the kernels ("<label>::lanes", "<label>::fold").
+  /// `term` is a device callable `void(std::size_t i, std::int64_t (&acc)[N])` that joins row i's
+  /// terms into acc (acc starts at Op::kIdentity); `label` names the kernels ("<label>::lanes",
+  /// "<label>::fold").
   template <class Term>
   std::array<std::int64_t, N> operator()(ExecutionSpace const& space, std::string const& label, std::size_t n,
                                          Term const& term) {
@@ -39,26 +51,33 @@ class IntegerSums {
     auto fold_sum = fold_sum_;
     Kokkos::parallel_for(
         label + "::lanes", Kokkos::RangePolicy<ExecutionSpace>(space, 0, lanes), KOKKOS_LAMBDA(std::size_t t) {
-          std::int64_t acc[N] = {};
+          std::int64_t acc[N];
+          for (int k = 0; k < N; ++k) acc[k] = Op::kIdentity;
           for (std::size_t i = t; i < n; i += lanes) term(i, acc);
           for (int k = 0; k < N; ++k) lane_sum(t, k) = acc[k];
         });
     Kokkos::parallel_for(
         label + "::fold", Kokkos::RangePolicy<ExecutionSpace>(space, 0, kFold), KOKKOS_LAMBDA(std::size_t u) {
-          std::int64_t acc[N] = {};
+          std::int64_t acc[N];
+          for (int k = 0; k < N; ++k) acc[k] = Op::kIdentity;
           for (std::size_t t = u; t < lanes; t += kFold)
-            for (int k = 0; k < N; ++k) acc[k] += lane_sum(t, k);
+            for (int k = 0; k < N; ++k) Op::join(acc[k], lane_sum(t, k));
           for (int k = 0; k < N; ++k) fold_sum(u, k) = acc[k];
         });
     auto h = counted_to_host(fold_sum);
-    std::array<std::int64_t, N> out{};
+    std::array<std::int64_t, N> out;
+    out.fill(Op::kIdentity);
     for (std::size_t u = 0; u < kFold; ++u)
-      for (int k = 0; k < N; ++k) out[k] += h(u, k);
+      for (int k = 0; k < N; ++k) Op::join(out[k], h(u, k));
     return out;
   }
 
  private:
   Kokkos::View<std::int64_t* [N], Mem> lane_sum_, fold_sum_;
 };
+
+/// Σ over rows of N int64 terms (the term adds into acc).
+template <int N, class ExecutionSpace, class Mem>
+using IntegerSums = IntegerReduce<N, IntegerSumOp, ExecutionSpace, Mem>;
 
 }  // namespace kboost
