@@ -239,6 +239,11 @@ void BasicBooster<ExecutionSpace>::train(TrainParams const& p, HostDMatrix const
                              "(upstream_cpu is; its cuts are the same on any number of ranks)");
   if (comm_->size() > 1 && dtrain.group_ptr.extent(0) > 0)
     throw std::runtime_error("train: query groups (ranking) are not available on several ranks yet");
+  if (comm_->size() > 1) {  // every rank needs rows: the per-feature exchange assumes each knows the width
+    std::uint64_t empty = dtrain.n_rows == 0 ? 1 : 0;
+    comm_->allreduce_max(&empty, 1);
+    if (empty != 0) throw AgreedError("train: a rank has no training rows (more ranks than rows?)");
+  }
   bool const continuing = has_start_;
   has_start_ = false;  // one fit
   times_ = PhaseTimes{};

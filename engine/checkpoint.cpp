@@ -123,6 +123,12 @@ void write_checkpoint(std::string const& dir, Model const& model, TrainState con
   auto const files = checkpoint_files(dir);
   for (std::size_t k = static_cast<std::size_t>(std::max(keep, 1)); k < files.size(); ++k)
     std::filesystem::remove(files[k], ec);
+  // Temporary files of writers that were killed mid-write (one job writes a directory at a time,
+  // so a temporary file this process did not just commit is stale).
+  for (auto const& e : std::filesystem::directory_iterator(dir, ec)) {
+    std::string const n = e.path().filename().string();
+    if (n.rfind("checkpoint-", 0) == 0 && n.find(".json.tmp.") != std::string::npos) std::filesystem::remove(e.path(), ec);
+  }
 }
 
 std::optional<std::pair<std::string, std::string>> newest_checkpoint(std::string const& dir, std::ostream* log) {

@@ -33,7 +33,7 @@ std::string checkpoint_bytes(Model const& model, TrainState const& state, std::s
 Checkpoint parse_checkpoint(std::string const& bytes, std::string const& source);
 
 /// Writes `D/checkpoint-<state.rounds_done>.json` atomically (creating D), then removes all but the
-/// newest `keep` checkpoint files of D. \throws std::runtime_error naming the path on I/O errors.
+/// newest `keep` checkpoint files of D and the temporary files of writers killed mid-write. \throws std::runtime_error naming the path on I/O errors.
 void write_checkpoint(std::string const& dir, Model const& model, TrainState const& state, std::string const& job,
                       int keep = 3);
 

@@ -66,18 +66,22 @@ resume)
   "$synth" valid.h5 10000 10 0.05 5 binary
   args=(--data train.h5 --objective binary:logistic --num-round 30 --max_depth 7 --subsample 0.7
         --colsample_bytree 0.8 --eval valid=valid.h5 --eval_metric logloss --early_stopping_rounds 40)
-  start=$SECONDS
   "${mpi[@]}" 2 "$kboost" train "${args[@]}" --model-out ref.json > ref.log
-  span=$((SECONDS - start + 1))
-  kills=0
-  for point in 1 3 5 7 9; do
+  newest() { ls ckpt 2>/dev/null | sed -n 's/^checkpoint-0*\([0-9][0-9]*\)\.json$/\1/p' | sort -n | tail -1 || true; }
+  kills=0 runs=0
+  for point in 3 9 15 21 26; do
     rm -rf ckpt "run$point.json"
-    for cycle in 1 2 3; do  # up to three kills in one job, at growing delays
-      delay=$(awk -v s="$span" -v p="$point" -v c="$cycle" 'BEGIN { printf "%.2f", s * (p / 10.0) * (0.5 + c / 4.0) }')
+    for cycle in 1 2 3; do  # three kills in one job: once `target` rounds are checkpointed, then a random 0-0.3 s later
+      target=$((point + cycle - 1))
       setsid "${mpi[@]}" $((cycle % 3 + 1)) "$kboost" train "${args[@]}" --checkpoint-every 1 \
         --checkpoint-dir ckpt --resume --model-out "run$point.json" > /dev/null 2>&1 &
-      pid=$!
-      sleep "$delay"
+      pid=$! runs=$((runs + 1))
+      while kill -0 "$pid" 2>/dev/null; do
+        n=$(newest)
+        [ -n "$n" ] && [ "$n" -ge "$target" ] && break
+        sleep 0.05
+      done
+      sleep "0.$((RANDOM % 30))"
       if kill -0 "$pid" 2>/dev/null; then kill -9 -- "-$pid" 2>/dev/null || true; kills=$((kills + 1)); fi
       wait "$pid" 2>/dev/null || true
     done
@@ -86,9 +90,10 @@ resume)
       --model-out "run$point.json" > "run$point.log"
     cmp ref.json "run$point.json" || fail "resumed run (kill point $point) wrote other bytes"
     diff <(grep '^\[' ref.log) <(grep '^\[' "run$point.log") || fail "resumed run (kill point $point): another eval log"
+    [ "$(ls ckpt | grep -c '\.tmp\.')" = 0 ] || fail "temporary files of killed writers were left in ckpt/"
   done
-  [ "$kills" -ge 5 ] || fail "only $kills of 15 runs were still running when killed: the check proves too little"
-  echo "resume: $kills of 15 runs killed with SIGKILL mid-run, every resumed model and eval log identical to the uninterrupted run"
+  [ "$kills" -ge 10 ] || fail "only $kills of $runs runs were still running when killed: the check proves too little"
+  echo "resume: $kills of $runs runs killed with SIGKILL mid-run (after 3..28 checkpointed rounds), every resumed model and eval log identical to the uninterrupted run"
   ;;
 failure)
   printf '1,0.5\n0,0.1\n1,0.2\n0,0.7\n' > good.csv
