@@ -47,7 +47,9 @@ class RowPartitioner {
 
   Kokkos::View<const std::int32_t*, Mem> ridx() const { return ridx_; }
 
-  /// Split the disjoint segments in `splits` (sorted by begin). Returns the number of rows that went
+  /// Split the disjoint, non-empty segments in `splits` (sorted by begin; an empty segment would
+  /// share its begin with a neighbour, and the device path's search could pick it for that
+  /// neighbour's rows). Returns the number of rows that went
   /// left in each. bins: rows × features codes (std::uint8_t or std::uint16_t) in any layout; the
   /// grower passes a column-major copy, so that the rows of one node read one feature's column in
   /// increasing order (few cache lines on host cores, coalesced on GPUs). The split descriptors go to

@@ -73,4 +73,4 @@ if [ "$mode" != strong ]; then
   done
 fi
 rm -f "$out/valid.h5" "$out"/*.json
-column -t -s, "$csv"
+if command -v column >/dev/null; then column -t -s, "$csv"; else cat "$csv"; fi

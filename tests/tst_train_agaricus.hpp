@@ -76,6 +76,24 @@ float reach(kboost::TreeModel const& t, HostView const& X, std::size_t i) {
   return t.split_conditions[n];
 }
 
+/// Rows × trees where tree t of `m` leads row i of X to a value further than tol(t, want) from
+/// golden[i][t] (the first few reported).
+template <class HostView, class Tol>
+std::size_t leaf_mismatches(kboost::Model const& m, HostView const& X, std::vector<std::vector<float>> const& golden,
+                            std::size_t trees, Tol const& tol) {
+  std::size_t bad = 0;
+  for (std::size_t t = 0; t < trees; ++t) {
+    for (std::size_t i = 0; i < golden.size(); ++i) {
+      float const got = reach(m.trees[t], X, i), want = golden[i][t];
+      if (!(std::fabs(got - want) <= tol(t, want))) {
+        if (bad < 5) UNSCOPED_INFO("tree " << t << " row " << i << ": kboost " << got << " upstream " << want);
+        ++bad;
+      }
+    }
+  }
+  return bad;
+}
+
 }  // namespace
 
 TEST_CASE("train " TEST_BACKEND ": agaricus routing matches upstream hist", "[train][agaricus]") {
@@ -91,17 +109,7 @@ TEST_CASE("train " TEST_BACKEND ": agaricus routing matches upstream hist", "[tr
   auto const& m = b.model();
   REQUIRE(m.trees.size() == 10);
   auto const X = kboost::densify(Kokkos::DefaultHostExecutionSpace(), d);
-  std::size_t bad = 0;
-  for (std::size_t t = 0; t < 10; ++t) {
-    for (std::size_t i = 0; i < d.n_rows; ++i) {
-      float const got = reach(m.trees[t], X, i), want = golden[i][t];
-      if (!(std::fabs(got - want) <= 1e-6f * std::fabs(want))) {
-        if (bad < 5) UNSCOPED_INFO("tree " << t << " row " << i << ": kboost " << got << " upstream " << want);
-        ++bad;
-      }
-    }
-  }
-  CHECK(bad == 0);
+  CHECK(leaf_mismatches(m, X, golden, 10, [](std::size_t, float want) { return 1e-6f * std::fabs(want); }) == 0);
 }
 
 TEST_CASE("train " TEST_BACKEND ": continuing upstream's 5-round model routes like upstream's 10 rounds",
@@ -127,19 +135,10 @@ TEST_CASE("train " TEST_BACKEND ": continuing upstream's 5-round model routes li
   REQUIRE(m.num_rounds() == 10);
   CHECK(m.base_score == base_score);  // upstream keeps the continued model's intercept
   auto const X = kboost::densify(Kokkos::DefaultHostExecutionSpace(), d);
-  std::size_t bad = 0;
-  for (std::size_t t = 0; t < 10; ++t) {
-    for (std::size_t i = 0; i < d.n_rows; ++i) {
-      float const got = reach(m.trees[t], X, i), want = golden[i][t];
-      // trees 0..4 are upstream's own (bit for bit), 5..9 kboost's, to upstream's within 1e-6
-      float const tol = t < 5 ? 0.0f : 1e-6f * std::fabs(want);
-      if (!(std::fabs(got - want) <= tol)) {
-        if (bad < 5) UNSCOPED_INFO("tree " << t << " row " << i << ": kboost " << got << " upstream " << want);
-        ++bad;
-      }
-    }
-  }
-  CHECK(bad == 0);
+  // trees 0..4 are upstream's own (bit for bit), 5..9 kboost's, to upstream's within 1e-6
+  CHECK(leaf_mismatches(m, X, golden, 10, [](std::size_t t, float want) {
+          return t < 5 ? 0.0f : 1e-6f * std::fabs(want);
+        }) == 0);
 }
 
 TEST_CASE("train " TEST_BACKEND ": 4 rounds continued by 6 are the bytes of 10 rounds, with sampling",

@@ -362,8 +362,11 @@ TreeModel TreeGrower<ExecutionSpace, Mem, BinT>::grow(ExecutionSpace const& spac
       psplits.push_back(PartitionSplit{nd.begin, nd.end, nd.split.feature, nd.split.split_bin - first,
                                        nd.split.default_left, n_bins});
     }
-    std::vector<int> order(batch.size());
-    for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
+    // The partitioner takes non-empty segments in position order. A node can hold none of this
+    // rank's rows (on several ranks); it shares its begin with a neighbour, so it is left out.
+    std::vector<int> order;
+    for (std::size_t i = 0; i < batch.size(); ++i)
+      if (psplits[i].end > psplits[i].begin) order.push_back(static_cast<int>(i));
     std::sort(order.begin(), order.end(), [&](int a, int b) { return psplits[a].begin < psplits[b].begin; });
     std::vector<PartitionSplit> sorted;
     for (int i : order) sorted.push_back(psplits[i]);
@@ -373,7 +376,7 @@ TreeModel TreeGrower<ExecutionSpace, Mem, BinT>::grow(ExecutionSpace const& spac
       n_left = partitioner_.split(space, uploads_, bins_.by_feature, sorted);
       uploads_.release();  // split() waited for the device
     }
-    std::vector<std::int32_t> left_rows(batch.size());
+    std::vector<std::int32_t> left_rows(batch.size(), 0);
     for (std::size_t i = 0; i < order.size(); ++i) left_rows[order[i]] = n_left[i];
     // The job's rows on each side (this rank's alone on one rank): every rank must build the same
     // child's histogram, so the smaller child is chosen by global counts.
