@@ -5,7 +5,7 @@
 /// `key = value` lines as upstream's CLI; the command line overrides it. Unknown or out-of-range
 /// parameters are errors naming the parameter (engine/params.hpp).
 /// Under an MPI launcher (`mpirun -np N kboost train ...`) every rank reads its own rows of --data
-/// (ReadOptions::shard_*), or its own file when --data holds `{rank}`; eval sets are read whole by
+/// (io/dataset_reader.hpp read_dataset_shard), or its own file when --data holds `{rank}`; eval sets are read whole by
 /// every rank; rank 0 logs and writes the model and the checkpoints. The model is the same bytes
 /// on any number of ranks (engine/booster.hpp).
 #include <fstream>
@@ -49,17 +49,14 @@ std::string with_rank(std::string path, int rank) {
 }
 
 /// This rank's rows of the training data: its own file (a `{rank}` pattern) or its shard of one
-/// file, with every rank's failure reported by every rank.
+/// file (read_dataset_shard), with every rank's failure reported by every rank.
 HostDMatrix read_training_rows(std::string const& data, ReadOptions ro, Collective& job) {
   bool const per_rank_files = data.find("{rank}") != std::string::npos;
-  if (!per_rank_files) {
-    ro.shard_index = static_cast<std::size_t>(job.rank());
-    ro.shard_count = static_cast<std::size_t>(job.size());
-  }
+  if (!per_rank_files) return read_dataset_shard(data, ro, job);
   std::string const path = with_rank(data, job.rank());
   HostDMatrix d;
   run_on_all_ranks(job, [&] { d = read_dataset(path, ro); });
-  if (!per_rank_files || job.size() == 1) return d;
+  if (job.size() == 1) return d;
   // One file per rank: the same width everywhere, and no per-file text codes.
   std::uint64_t width = d.n_features;
   job.allreduce_max(&width, 1);

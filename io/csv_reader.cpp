@@ -77,10 +77,10 @@ std::string column_desc(std::size_t c, std::vector<std::string> const& names) {
 
 }  // namespace
 
-HostDMatrix read_csv(std::string const& path, ReadOptions const& opt) {
+HostDMatrix read_csv(TextSource const& src, ReadOptions const& opt) {
   DatasetInfo const* const ref = opt.category_reference;
-  std::string const text = slurp(path);
-  std::string_view body = text;
+  std::string const& path = src.path;
+  std::string_view body = src.text;
   if (body.substr(0, 3) == "\xEF\xBB\xBF") body.remove_prefix(3);  // UTF-8 byte-order mark (Excel)
   auto const all_lines = split_lines(body);
   // Blank lines are skipped (as pandas does); keep each row's 1-based line number for messages.
@@ -89,7 +89,7 @@ HostDMatrix read_csv(std::string const& path, ReadOptions const& opt) {
   for (std::size_t i = 0; i < all_lines.size(); ++i) {
     if (!trim(all_lines[i]).empty()) {
       lines.push_back(all_lines[i]);
-      line_no.push_back(i + 1);
+      line_no.push_back(src.line_of(i));
     }
   }
   if (lines.empty()) fail(path, 1, "", "empty file: no rows");

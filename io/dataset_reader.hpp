@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include <kboost/core/collective.hpp>
 #include <kboost/core/dmatrix.hpp>
 
 namespace kboost {
@@ -56,7 +57,7 @@ struct ReadOptions {
   // ---- shards (a distributed fit: each rank reads its own rows) ----
   /// Keep rows [total × shard_index / shard_count, total × (shard_index + 1) / shard_count) of the
   /// file: the rows of rank shard_index of shard_count. HDF5 reads only those rows (a hyperslab);
-  /// CSV and LibSVM files are parsed whole (so text categories get the whole file's codes) and cut.
+  /// CSV and LibSVM files are parsed whole and cut (read_dataset_shard reads byte ranges instead).
   /// Side files (weight file) are cut alike; query groups cannot be split and are refused.
   std::size_t shard_index = 0;
   std::size_t shard_count = 1;
@@ -77,6 +78,19 @@ inline std::pair<std::size_t, std::size_t> shard_rows(std::size_t total, std::si
 /// sorted order, like pandas), n_missing (dense NaN cells, or rows × features − stored entries for CSR).
 /// Throws std::runtime_error naming the file, the 1-based line and the field for bad input.
 HostDMatrix read_dataset(std::string const& path, ReadOptions const& opt = {});
+
+/// This rank's rows of `path` in a job of comm.size() ranks, in rank order of the file's rows
+/// (core/collective.hpp). HDF5: the rank's hyperslab (read_dataset with shard_index = rank,
+/// shard_count = ranks). CSV and LibSVM: the rank reads and parses only its byte range of the file
+/// (whole lines: a line belongs to the rank whose range holds its first byte; a CSV range is
+/// parsed after the file's line 1, for the header), with the file's line numbers in errors. Where
+/// a range cannot decide alone — text columns or labels (their codes come from the whole file),
+/// ranks that disagree on the CSV header, LibSVM index_base = -1, a rank without lines — every rank
+/// parses the whole file and keeps its rows instead, so the matrix is always the whole file's rows.
+/// LibSVM widths are the largest over ranks. info.first_row / info.total_rows place the rows.
+/// \throws AgreedError on every rank when any rank fails (naming the rank, file, line and field);
+/// query groups cannot be split over ranks and are refused.
+HostDMatrix read_dataset_shard(std::string const& path, ReadOptions const& opt, Collective& comm);
 
 /// The format read_dataset would use for `path` with `opt` ("csv", "libsvm" or "hdf5").
 std::string resolve_format(std::string const& path, ReadOptions const& opt);

@@ -29,11 +29,11 @@ void split_ws(std::string_view s, std::vector<std::string_view>& out) {
 
 }  // namespace
 
-HostDMatrix read_libsvm(std::string const& path, ReadOptions const& opt) {
+HostDMatrix read_libsvm(TextSource const& src, ReadOptions const& opt) {
+  std::string const& path = src.path;
   if (opt.index_base < -1 || opt.index_base > 1)
     fail(path, 0, "", "index_base must be 0, 1 or -1 (detect), not " + std::to_string(opt.index_base));
-  std::string const text = slurp(path);
-  auto const lines = split_lines(text);
+  auto const lines = split_lines(src.text);
 
   std::vector<float> label, weight;
   std::vector<std::int64_t> qid;
@@ -49,7 +49,7 @@ HostDMatrix read_libsvm(std::string const& path, ReadOptions const& opt) {
     if (auto hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
     split_ws(line, toks);
     if (toks.empty()) continue;
-    std::size_t const ln = li + 1;
+    std::size_t const ln = src.line_of(li);
     // label[:weight]
     std::string_view lab = toks[0], wt;
     if (auto colon = lab.find(':'); colon != std::string_view::npos) {
@@ -106,7 +106,7 @@ HostDMatrix read_libsvm(std::string const& path, ReadOptions const& opt) {
     row_ptr.push_back(static_cast<std::int64_t>(entries.size()));
     row_line.push_back(ln);
   }
-  if (label.empty()) fail(path, 1, "", "empty file: no rows");
+  if (label.empty() && src.first_line == 1) fail(path, 1, "", "empty file: no rows");
   (void)n_nan;
 
   bool const one_based = opt.index_base == 1 || (opt.index_base == -1 && min_index > 0);

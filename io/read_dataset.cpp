@@ -152,7 +152,8 @@ std::string sniff_format(std::string const& path) {
   return "csv";
 }
 
-/// Rows [first, last) of m (dense or CSR, with labels and weights); groups are refused.
+}  // namespace
+
 HostDMatrix keep_rows(HostDMatrix const& m, std::size_t first, std::size_t last) {
   HostDMatrix out;
   out.n_rows = last - first;
@@ -193,7 +194,6 @@ HostDMatrix keep_rows(HostDMatrix const& m, std::size_t first, std::size_t last)
   return out;
 }
 
-}  // namespace
 }  // namespace io_detail
 
 std::string resolve_format(std::string const& path, ReadOptions const& opt) {
@@ -217,10 +217,17 @@ HostDMatrix read_dataset(std::string const& path, ReadOptions const& opt) {
   if (opt.shard_count == 0 || opt.shard_index >= opt.shard_count)
     fail(path, 0, "", "shard " + std::to_string(opt.shard_index) + " of " + std::to_string(opt.shard_count) +
                           " does not exist");
-  HostDMatrix m = fmt == "csv" ? read_csv(path, opt) : fmt == "libsvm" ? read_libsvm(path, opt) : read_hdf5(path, opt);
-  m.info.source = path;
+  HostDMatrix m = fmt == "csv"      ? read_csv(TextSource{path, slurp(path)}, opt)
+                  : fmt == "libsvm" ? read_libsvm(TextSource{path, slurp(path)}, opt)
+                                    : read_hdf5(path, opt);
   if (fmt != "hdf5") m.info.total_rows = m.n_rows;  // the HDF5 reader read the shard's rows only
+  return io_detail::finish_dataset(std::move(m), path, fmt, opt);
+}
 
+namespace io_detail {
+
+HostDMatrix finish_dataset(HostDMatrix m, std::string const& path, std::string const& fmt, ReadOptions const& opt) {
+  m.info.source = path;
   // Forced width for dense data (the CSR reader applies it itself): pad with missing columns.
   if (opt.num_features > 0 && !m.is_sparse() && m.n_features != opt.num_features) {
     if (m.n_features > opt.num_features)
@@ -273,4 +280,5 @@ HostDMatrix read_dataset(std::string const& path, ReadOptions const& opt) {
   return m;
 }
 
+}  // namespace io_detail
 }  // namespace kboost

@@ -11,7 +11,8 @@
 #     --threads T         OMP_NUM_THREADS per rank (1)        --out DIR (perf/results/mpi-<date>)
 #     --mode strong|weak|both (both)             --extra "ARGS" more `kboost train` arguments
 # Writes DIR/scaling.csv: mode, ranks, rows, seconds (wall), seconds per round, histogram
-# allreduce seconds, MiB per rank, model md5, held-out logloss; strong-scaling models must be the
+# allreduce seconds, MiB per rank, rank 0's peak device and host MiB (Kokkos allocations), model
+# md5, held-out logloss; strong-scaling models must be the
 # same bytes at every rank count (checked; a mismatch fails the script).
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -32,7 +33,7 @@ done
 mkdir -p "$out"
 export OMP_NUM_THREADS=$threads OMP_PROC_BIND=false
 csv=$out/scaling.csv
-echo "mode,ranks,rows,features,rounds,depth,seconds,seconds_per_round,allreduce_s,allreduce_mib_per_rank,md5,valid_logloss" > "$csv"
+echo "mode,ranks,rows,features,rounds,depth,seconds,seconds_per_round,allreduce_s,allreduce_mib_per_rank,peak_device_mib,peak_host_mib,md5,valid_logloss" > "$csv"
 "$synth" "$out/valid.h5" 100000 "$features" 0.05 99 binary
 
 run() {  # run <mode> <ranks> <rows> <data>
@@ -48,8 +49,9 @@ run() {  # run <mode> <ranks> <rows> <data>
   local comm=$(awk '/^communication:/ { for (i = 1; i <= NF; ++i) if ($i == "allreduce") print $(i + 1) }' "$log")
   local mib=$(awk '/^communication:/ { for (i = 1; i <= NF; ++i) if ($i == "MiB" && $(i + 1) == "per" && $(i + 2) == "rank") print $(i - 1) }' "$log")
   local loss=$(grep '^\[' "$log" | tail -1 | sed 's/.*logloss://')
+  local dev=$(awk '/^peak memory:/ { print $3 }' "$log") host=$(awk '/^peak memory:/ { print $7 }' "$log")
   local md5=$(md5sum < "$out/$m-$n.json" | cut -c1-32)
-  echo "$m,$n,$r,$features,$rounds,$depth,$secs,$(awk -v s="$secs" -v r="$rounds" 'BEGIN { printf "%.4f", s / r }'),${comm:-0},${mib:-0},$md5,$loss" >> "$csv"
+  echo "$m,$n,$r,$features,$rounds,$depth,$secs,$(awk -v s="$secs" -v r="$rounds" 'BEGIN { printf "%.4f", s / r }'),${comm:-0},${mib:-0},${dev:-0},${host:-0},$md5,$loss" >> "$csv"
   echo "$m ranks=$n rows=$r: ${secs} s, allreduce ${comm:-0} s, ${mib:-0} MiB/rank, logloss $loss ($((SECONDS - t0)) s)"
 }
 

@@ -67,11 +67,35 @@ std::string slurp(std::string const& path);
 /// Lines of `text` (LF or CRLF), without the line ends.
 std::vector<std::string_view> split_lines(std::string_view text);
 
+/// A text file's lines to parse: the whole file, or a rank's byte range of it (io/read_shard.cpp).
+/// `text` holds lines that are the file's lines `first_line`, `first_line` + 1, ... (1-based);
+/// with `lead_line_one`, text's first line is the file's line 1 (a CSV header candidate) placed
+/// before a range that starts later.
+struct TextSource {
+  std::string path;
+  std::string text;
+  std::size_t first_line = 1;
+  bool lead_line_one = false;
+  /// The file's 1-based line number of text's line i (0-based).
+  std::size_t line_of(std::size_t i) const {
+    if (lead_line_one) return i == 0 ? 1 : first_line + i - 1;
+    return first_line + i;
+  }
+};
+
 /// Per-format readers (io/csv_reader.cpp, libsvm_reader.cpp, hdf5_reader.cpp). Side files,
 /// forced categorical columns and num_features checks on dense data happen in read_dataset.
-HostDMatrix read_csv(std::string const& path, ReadOptions const& opt);
-HostDMatrix read_libsvm(std::string const& path, ReadOptions const& opt);
+HostDMatrix read_csv(TextSource const& src, ReadOptions const& opt);
+HostDMatrix read_libsvm(TextSource const& src, ReadOptions const& opt);
 HostDMatrix read_hdf5(std::string const& path, ReadOptions const& opt);
+
+/// What read_dataset does after a format's reader: source, forced width, forced categorical
+/// columns, side files (a weight file is cut to the matrix's rows [info.first_row, + n_rows) of
+/// info.total_rows), and the cut to opt's shard for formats read whole (fmt != "hdf5").
+HostDMatrix finish_dataset(HostDMatrix m, std::string const& path, std::string const& fmt, ReadOptions const& opt);
+
+/// Rows [first, last) of m (dense or CSR, with labels and weights; not groups); info.first_row = first.
+HostDMatrix keep_rows(HostDMatrix const& m, std::size_t first, std::size_t last);
 
 /// Group sizes (one per line) -> group_ptr; the sizes must sum to n_rows.
 std::vector<std::uint32_t> read_group_file(std::string const& path, std::size_t n_rows);

@@ -48,6 +48,14 @@ lightgbm)
     cmp binary.ref.json "files$n.json" || fail "one file per rank ($n ranks) wrote other bytes"
   done
   echo "binary: one file per rank (2, 3 ranks): same bytes"
+  # ranks read byte ranges: a header (line 1 leads every range), and a text column (codes from the
+  # whole file: every rank parses it whole)
+  { printf 'y'; for ((j = 1; j <= 28; ++j)); do printf '\tf%d' "$j"; done; echo; cat "$b/binary.train"; } > header.tsv
+  awk -F'\t' -v OFS='\t' '{ print $0, (NR * 7 % 3 == 0 ? "red" : NR * 7 % 3 == 1 ? "green" : "blue") }' \
+    "$b/binary.train" > text.tsv
+  same_bytes header --data header.tsv --format csv --delimiter '\t' --label-column y --objective binary:logistic \
+    --num-round 8 --max_depth 5
+  same_bytes textcolumn --data text.tsv "${tsv[@]}" --objective binary:logistic --num-round 8 --max_depth 5
   ;;
 synthetic)
   "$synth" train1m.h5 1000000 12 0.05 1 binary
@@ -114,7 +122,16 @@ failure)
   [ $rc -ne 0 ] && [ $rc -ne 124 ] || fail "missing shard file: exit status $rc"
   grep -q "rank 1 of 2: part.1.csv: no such file" <<< "$out" || fail "missing shard file: message was: $out"
   [ ! -e x.json ] || fail "a failed job wrote a model"
-  echo "failure: bad label on rank 1 and missing file on rank 1 stop both ranks, naming rank 1"
+  # a bad value in rank 1's byte range: named by the file's own line number
+  for ((i = 1; i <= 40; ++i)); do [ "$i" = 31 ] && echo "abc,0.5" || echo "$((i % 2)),0.$i"; done > badline.csv
+  set +e
+  out=$(timeout 120 "${mpi[@]}" 2 "$kboost" train --data badline.csv --label-column 0 \
+        --objective binary:logistic --num-round 2 --model-out x.json 2>&1); rc=$?
+  set -e
+  [ $rc -ne 0 ] && [ $rc -ne 124 ] || fail "bad line: exit status $rc"
+  grep -q "rank 1 of 2: badline.csv:31: column 0 (label): label 'abc' is not a number" <<< "$out" \
+    || fail "bad line: message was: $out"
+  echo "failure: a bad label, a missing file and a bad line on rank 1 stop both ranks, naming rank 1 and the file's line"
   ;;
 *) echo "unknown case $what" >&2; exit 2 ;;
 esac
