@@ -97,13 +97,16 @@ class BasicBooster {
     has_start_ = true;
   }
 
-  /// Called after every round with the model and state so far (checkpoints: apps/checkpoint).
+  /// Called after every round with the model and state so far (the CLI writes its checkpoints from
+  /// here: engine/checkpoint.hpp).
   void on_round(std::function<void(Model const&, TrainState const&)> callback) { on_round_ = std::move(callback); }
 
-  /// Train `p.num_round` rounds (fewer with early stopping) on dtrain (rows × features, labels
-  /// required). evals: named matrices scored after every round with p.eval_metric (or the objective's
-  /// default metric); lines go to `log` when non-null. Early stopping watches the LAST metric of the
-  /// LAST eval set and stores best_iteration/best_score in the model attributes, as upstream.
+  /// Train `p.num_round` rounds (fewer with early stopping; after continue_from, up to round
+  /// state.base_rounds + p.num_round) on dtrain (rows × features, labels required; on several
+  /// ranks this rank's rows). evals: named matrices scored after every round with p.eval_metric (or
+  /// the objective's default metric); lines go to `log` when non-null. Early stopping watches the
+  /// LAST metric of the LAST eval set and stores best_iteration/best_score in the model attributes,
+  /// as upstream.
   /// \throws std::runtime_error for unlabelled data, mismatched widths or unsupported parameters.
   void train(TrainParams const& p, HostDMatrix const& dtrain,
              std::vector<std::pair<std::string, HostDMatrix>> const& evals = {}, std::ostream* log = nullptr);
