@@ -7,6 +7,10 @@
 /// same model bytes on 1 or N ranks. Plays the role of upstream's collective::Comm
 /// (src/collective/comm.h: Allreduce, Allgather, Broadcast) without float reductions.
 /// The MPI implementation: core/mpi_collective.hpp (built when MPI is found).
+// Kokkos first: under HIP, <cstring>'s std::memcpy sees the device overload of ::memcpy only when
+// the HIP runtime headers came before it, and kboost's device code calls std::memcpy.
+#include <Kokkos_Core.hpp>
+
 #include <cstddef>
 #include <cstdint>
 #include <cstring>

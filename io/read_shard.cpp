@@ -2,15 +2,15 @@
 /// ranks read and parse only their byte range of the file; what a byte range cannot decide alone
 /// (codes of text columns, a CSV header, LibSVM's index base) sends every rank back to parsing the
 /// whole file and keeping its rows, so the matrix is always the one the whole file gives.
-#include <algorithm>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
-
 #include <kboost/core/collective.hpp>
 #include <kboost/core/compat.hpp>
 #include <kboost/io/dataset_reader.hpp>
 #include <kboost/io/detail/reader.hpp>
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
 
 namespace kboost {
 namespace {
