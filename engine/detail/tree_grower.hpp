@@ -10,8 +10,9 @@
 /// On a job of several ranks (core/collective.hpp) each rank holds a shard of the rows: the root
 /// sum, the row counts that choose which child's histogram is built, and the built histograms are
 /// summed over the ranks (int64, exact), so every rank evaluates the same global histograms and
-/// grows the same tree as one process on all rows (upstream's distributed hist does the same
-/// Allreduce, src/tree/hist/histogram.h, on float sums).
+/// grows the same tree as one process on all rows (upstream's distributed hist reduces its
+/// histograms the same way: src/tree/updater_gpu_hist.cu AllReduceHist on the quantised sums,
+/// src/tree/hist/histogram.h on the CPU's double sums).
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
