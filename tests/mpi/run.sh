@@ -6,7 +6,7 @@
 #   run.sh <case> <kboost> <make_synthetic> <work dir> <shared dir> <registry data dir>
 #   case: lightgbm (needs <shared>/data; exit 4 = skipped when absent), synthetic, resume, failure
 set -euo pipefail
-what=$1 kboost=$2 synth=$3 work=$4 shared=$5 registry=$6
+what=$1 kboost=$2 synth=$3 work=$4 shared=${KBOOST_SHARED:-$5} registry=$6  # KBOOST_SHARED as for the Catch2 tests
 mkdir -p "$work" && cd "$work"
 mpi=(mpirun --oversubscribe --bind-to none -np)
 [ "$(id -u)" -eq 0 ] && mpi=(mpirun --allow-run-as-root --oversubscribe --bind-to none -np)
