@@ -243,16 +243,17 @@ int run(TrainArgs const& a, std::vector<std::string> const& rest) {
       std::cout << "resuming from " << resumed->path << " (" << resumed->state.rounds_done << " rounds)\n";
     booster.continue_from(std::move(resumed->model), std::move(resumed->state));
   } else if (!a.model_in.empty()) {
+    // Rank 0 reads the file once; every rank parses the same bytes (a bad model: one agreed error).
     std::vector<char> bytes;
     run_on_all_ranks(comm, [&] {
       if (!leader) return;
-      Model const m = read_model(a.model_in);  // named errors for a bad file
-      (void)m;
       std::ifstream in(a.model_in, std::ios::binary);
+      if (!in) throw std::runtime_error(a.model_in + ": cannot open model file");
       bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
     });
     comm.broadcast(bytes, 0);
-    Model m = parse_model(std::string(bytes.begin(), bytes.end()), a.model_in);
+    Model m;
+    run_on_all_ranks(comm, [&] { m = parse_model(std::string(bytes.begin(), bytes.end()), a.model_in); });
     TrainState start;
     start.base_rounds = start.rounds_done = m.num_rounds();
     booster.continue_from(std::move(m), start);
