@@ -5,6 +5,7 @@
 /// transform, margin link. The transforms themselves are in core/output_transform.hpp, the training
 /// gradients in kernels/gradients.hpp.
 #include <string>
+#include <vector>
 
 namespace kboost {
 
@@ -17,10 +18,12 @@ struct ObjectiveParams {
   float huber_slope = 1;
   /// count:poisson's own `max_delta_step` (PoissonRegressionParam, default 0.7): it enters the hessian.
   float poisson_max_delta_step = 0.7f;
+  /// reg:quantileerror's `quantile_alpha` (QuantileLossParam): one output per alpha, each in [0, 1].
+  std::vector<float> quantile_alpha;
 };
 
-/// Objectives kboost knows. Training gradients exist for all but kSquaredLogError, kQuantile, kCox,
-/// kAft, kRank and kHinge.
+/// Objectives kboost knows. Training gradients exist for all but kSquaredLogError, kCox, kAft, kRank
+/// and kHinge.
 enum class ObjectiveKind : int {
   kSquaredError,   ///< reg:squarederror (also reg:linear)
   kSquaredLogError,///< reg:squaredlogerror
@@ -33,7 +36,7 @@ enum class ObjectiveKind : int {
   kTweedie,        ///< reg:tweedie
   kPseudoHuber,    ///< reg:pseudohubererror
   kAbsoluteError,  ///< reg:absoluteerror
-  kQuantile,       ///< reg:quantileerror (prediction only)
+  kQuantile,       ///< reg:quantileerror
   kCox,            ///< survival:cox (prediction only)
   kAft,            ///< survival:aft (prediction only)
   kRank,           ///< rank:pairwise, rank:ndcg, rank:map (prediction only)
@@ -51,5 +54,18 @@ bool is_known_objective(std::string const& name);
 
 /// True when the objective trains one tree per class per round (multi:softprob / multi:softmax).
 inline bool is_multiclass(ObjectiveKind k) { return k == ObjectiveKind::kSoftprob || k == ObjectiveKind::kSoftmax; }
+
+/// True when upstream re-estimates every leaf of a new tree from the quantiles of its rows'
+/// residuals (ObjInfo::UpdateTreeLeaf: reg:absoluteerror at alpha 0.5, reg:quantileerror at each
+/// quantile_alpha; src/objective/adaptive.cc).
+inline bool refits_leaves(ObjectiveKind k) { return k == ObjectiveKind::kAbsoluteError || k == ObjectiveKind::kQuantile; }
+
+/// Outputs (trees per round) a training objective has: num_class for multi:*, one per
+/// quantile_alpha for reg:quantileerror, else 1.
+inline int objective_outputs(ObjectiveParams const& p, ObjectiveKind k) {
+  if (is_multiclass(k)) return p.num_class;
+  if (k == ObjectiveKind::kQuantile) return static_cast<int>(p.quantile_alpha.size());
+  return 1;
+}
 
 }  // namespace kboost

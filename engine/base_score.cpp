@@ -3,6 +3,7 @@
 
 #include <kboost/core/output_transform.hpp>
 #include <kboost/core/portable_math.hpp>
+#include <kboost/kernels/leaf_refit.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -87,30 +88,27 @@ double newton_from_zero(ObjectiveParams const& p, ObjectiveKind k, std::vector<f
   return -G / std::max(H, static_cast<double>(1e-6f));
 }
 
-/// common::Quantile / WeightedQuantile at alpha (upstream src/common/stats.h).
+/// common::Quantile / WeightedQuantile at alpha of the labels (upstream src/common/stats.h; the
+/// stable sort keeps tied labels in row order).
 float quantile(double alpha, std::vector<float> const& y, std::vector<float> const& w) {
-  std::size_t const n = y.size();
-  std::vector<std::size_t> idx(n);
+  std::vector<std::size_t> idx(y.size());
   std::iota(idx.begin(), idx.end(), 0);
   std::stable_sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) { return y[a] < y[b]; });
-  auto val = [&](std::size_t i) { return y[idx[i]]; };
-  if (w.empty()) {
-    double const nd = static_cast<double>(n);
-    if (alpha <= 1 / (nd + 1)) return val(0);
-    if (alpha >= nd / (nd + 1)) return val(n - 1);
-    double const x = alpha * (nd + 1);
-    double const k = std::floor(x) - 1;
-    double const d = (x - 1) - k;
-    float const v0 = val(static_cast<std::size_t>(k)), v1 = val(static_cast<std::size_t>(k) + 1);
-    return static_cast<float>(v0 + d * (v1 - v0));
+  return upstream_quantile(alpha, y.data(), w.empty() ? nullptr : w.data(), idx.data(), y.size());
+}
+
+/// MeanAbsoluteError::InitEstimation: the weighted median, scaled by the weight sum and back
+/// (VecScaMul then VecScaDiv on the float intercept, through double), which can move its last bit.
+float absolute_error_intercept(std::vector<float> const& y, std::vector<float> const& w) {
+  double sum_weight = static_cast<double>(y.size());
+  if (!w.empty()) {
+    sum_weight = 0;
+    for (float v : w) sum_weight += v;
   }
-  std::vector<float> cdf(n);
-  cdf[0] = w[idx[0]];
-  for (std::size_t i = 1; i < n; ++i) cdf[i] = cdf[i - 1] + w[idx[i]];
-  float const thresh = cdf.back() * static_cast<float>(alpha);
-  std::size_t k = static_cast<std::size_t>(std::lower_bound(cdf.begin(), cdf.end(), thresh) - cdf.begin());
-  k = std::min(k, n - 1);
-  return val(k);
+  float const median = quantile(0.5, y, w);
+  if (sum_weight == 0) return 0.0f;
+  float const scaled = static_cast<float>(median * sum_weight);
+  return static_cast<float>(scaled / sum_weight);
 }
 
 }  // namespace
@@ -183,7 +181,12 @@ std::vector<float> estimate_base_score(ObjectiveParams const& params, std::vecto
       for (float h : hist) out.push_back(h - m);
       return out;
     }
-    case ObjectiveKind::kAbsoluteError: return {quantile(0.5, labels, weights)};
+    case ObjectiveKind::kAbsoluteError: return {absolute_error_intercept(labels, weights)};
+    case ObjectiveKind::kQuantile: {  // QuantileRegression::InitEstimation: one quantile of the labels per alpha
+      std::vector<float> out;
+      for (float a : params.quantile_alpha) out.push_back(quantile(a, labels, weights));
+      return out;
+    }
     case ObjectiveKind::kPseudoHuber:
     case ObjectiveKind::kSquaredLogError: return {static_cast<float>(newton_from_zero(params, k, labels, weights))};
     case ObjectiveKind::kSquaredError:

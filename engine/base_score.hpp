@@ -18,7 +18,9 @@ namespace kboost {
 ///    label mean (FitInterceptGlmLike), or, when scale_pos_weight != 1, one Newton step from margin
 ///    0 (FitStump: -Σg/Σh in double) mapped through the output transform;
 ///  - reg:pseudohubererror, reg:squaredlogerror: the Newton step from 0;
-///  - reg:absoluteerror: weighted median (common::Quantile / WeightedQuantile at 0.5);
+///  - reg:absoluteerror: weighted median (common::Quantile / WeightedQuantile at 0.5), times the
+///    weight sum and divided by it again, as upstream;
+///  - reg:quantileerror: the labels' quantile at each quantile_alpha (one value per alpha);
 ///  - multi:*: log(class frequency + 1e-6) − mean over classes (n_groups values), in float as
 ///    upstream's MulticlassInitEstimation (multiclass_obj).
 /// Throws std::runtime_error on empty labels or size mismatch.

@@ -87,6 +87,8 @@ GrowParams grow_params(TrainParams const& p) {
   g.seed = p.seed;
   g.min_shared = p.min_shared;
   g.tile_rows = p.tile_rows;
+  g.monotone = p.monotone_constraints;
+  g.interaction = p.interaction_constraints;
   return g;
 }
 

@@ -30,6 +30,7 @@
 #include <kboost/kernels/binning.hpp>
 #include <kboost/kernels/densify.hpp>
 #include <kboost/kernels/gradients.hpp>
+#include <kboost/kernels/leaf_refit.hpp>
 #include <kboost/kernels/leaves.hpp>
 #include <kboost/kernels/quantiser.hpp>
 #include <kboost/kernels/sampling.hpp>
@@ -217,10 +218,10 @@ EvalRound BasicBooster<ExecutionSpace>::evaluate(TrainParams const& p, Objective
     std::vector<float> labels(d.label.data(), d.label.data() + d.label.extent(0));
     std::vector<float> weights(d.weight.data(), d.weight.data() + d.weight.extent(0));
     for (auto const& m : metrics) {
-      out.emplace_back(evals[e].first, m, evaluate_metric(m, preds, labels, weights, static_cast<int>(groups)));
+      out.emplace_back(evals[e].first, m,
+                       evaluate_metric(m, preds, labels, weights, static_cast<int>(groups), p.quantile_alpha));
     }
   }
-  (void)p;
   return out;
 }
 
@@ -255,8 +256,12 @@ void BasicBooster<ExecutionSpace>::train(TrainParams const& p, HostDMatrix const
   history_.clear();
   ObjectiveParams obj = objective_params(p);
   ObjectiveKind const kind = objective_kind(obj.name);
-  int const n_groups = is_multiclass(kind) ? p.num_class : 1;
+  int const n_groups = objective_outputs(obj, kind);
   if (is_multiclass(kind) && p.num_class < 2) throw std::runtime_error("train: " + obj.name + " needs num_class >= 2");
+  if (n_groups < 1) throw std::runtime_error("train: " + obj.name + " needs quantile_alpha");
+  if (comm_->size() > 1 && refits_leaves(kind))
+    throw AgreedError("train: " + obj.name + " is not available on several ranks yet (its leaf refit takes quantiles "
+                      "of each leaf's residuals over all rows)");
   std::size_t const rows = dtrain.n_rows;
 
   // ---- data on the device: dense rows, or CSR arrays that are binned without a dense copy
@@ -331,6 +336,7 @@ void BasicBooster<ExecutionSpace>::train(TrainParams const& p, HostDMatrix const
   model_.objective = obj.name;
   model_.base_score = base_score;
   model_.num_class = is_multiclass(kind) ? p.num_class : 0;
+  model_.num_target = is_multiclass(kind) ? 1 : n_groups;
   model_.num_feature = static_cast<int>(dtrain.n_features);
   model_.feature_names = dtrain.info.feature_names;
   // Every feature is trained as numerical (string columns arrive as their codes), so say "q".
@@ -441,8 +447,19 @@ void BasicBooster<ExecutionSpace>::fit_rounds(TrainParams const& p, HostDMatrix 
       }
       std::uint64_t const tree_key = static_cast<std::uint64_t>(round) * static_cast<std::uint64_t>(n_groups) + g;
       auto const features = sample_features(all_features, p.colsample_bytree, p.seed, kTreeColStream, tree_key);
+      LeafRefit<Mem> refit;
+      if (refits_leaves(kind)) {
+        double const alpha = kind == ObjectiveKind::kQuantile ? obj.quantile_alpha[static_cast<std::size_t>(g)] : 0.5;
+        refit = [&, g, alpha](Kokkos::View<const std::int32_t*, Mem> ridx, std::vector<LeafSegment>& leaves) {
+          auto const q = leaf_residual_quantiles(space_, ridx, leaves, label, Kokkos::View<const float**, Kokkos::LayoutRight, Mem>(margin), g,
+                                                 weight, Kokkos::View<const GradientPair**, Kokkos::LayoutRight, Mem>(gpair), alpha);
+          // UpdateLeafValues: a leaf no row refits keeps its value, times the learning rate once more.
+          for (std::size_t k = 0; k < leaves.size(); ++k)
+            leaves[k].value = (std::isnan(q[k]) ? leaves[k].value : q[k]) * p.eta;
+        };
+      }
       TreeModel tree = grower.grow(space_, Kokkos::View<const GradientPairInt64*, Mem>(gq), q, features, tree_key,
-                                   margin, g, times_);
+                                   margin, g, times_, refit);
       {
         PhaseTimer t(times_.eval);
         if (!eval_X.empty()) {

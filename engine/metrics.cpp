@@ -66,7 +66,7 @@ double binary_auc(std::vector<float> const& preds, std::vector<float> const& lab
 }  // namespace
 
 double evaluate_metric(std::string const& name, std::vector<float> const& preds, std::vector<float> const& labels,
-                       std::vector<float> const& weights, int n_groups) {
+                       std::vector<float> const& weights, int n_groups, std::vector<float> const& quantile_alpha) {
   std::size_t const n = labels.size();
   if (n_groups < 1 || preds.size() != n * static_cast<std::size_t>(n_groups) || (!weights.empty() && weights.size() != n))
     throw std::runtime_error("metric " + name + ": " + std::to_string(preds.size()) + " predictions, " +
@@ -78,6 +78,24 @@ double evaluate_metric(std::string const& name, std::vector<float> const& preds,
   if (auto at = name.find('@'); at != std::string::npos) {
     base = name.substr(0, at);
     arg = name.substr(at + 1);
+  }
+  if (base == "quantile") {
+    if (quantile_alpha.empty() || static_cast<int>(quantile_alpha.size()) != n_groups)
+      throw std::runtime_error("metric quantile: needs one quantile_alpha per output (" +
+                               std::to_string(quantile_alpha.size()) + " alphas, " + std::to_string(n_groups) + " outputs)");
+    double esum = 0, wsum = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      float const w = weights.empty() ? 1.0f : weights[i];
+      for (int q = 0; q < n_groups; ++q) {
+        float const a = quantile_alpha[static_cast<std::size_t>(q)];
+        float const d = labels[i] - preds[i * static_cast<std::size_t>(n_groups) + q];
+        float const sign = d >= 0.0f;
+        float const loss = (a * sign * d) - (1.0f - a) * (1.0f - sign) * d;
+        esum += loss * w;
+        wsum += w;
+      }
+    }
+    return esum / wsum;
   }
   if (n_groups > 1) {
     if (base != "mlogloss" && base != "merror")

@@ -13,11 +13,13 @@ namespace kboost {
 /// EvalTransform gives probabilities — exp-transformed for count/gamma/tweedie), labels (rows),
 /// weights (rows or empty = 1).
 /// Names: rmse, rmsle, mae, mape, mphe, logloss, error, error@t, auc, mlogloss, merror,
-/// poisson-nloglik, gamma-nloglik, gamma-deviance, tweedie-nloglik@rho.
+/// poisson-nloglik, gamma-nloglik, gamma-deviance, tweedie-nloglik@rho, quantile (mean pinball
+/// loss over rows and `quantile_alpha`, one output group per alpha: upstream QuantileError).
 /// auc with only one class present returns NaN (as upstream). Throws std::runtime_error on an
 /// unknown metric or mismatched sizes, naming the metric.
 double evaluate_metric(std::string const& name, std::vector<float> const& preds, std::vector<float> const& labels,
-                       std::vector<float> const& weights, int n_groups = 1);
+                       std::vector<float> const& weights, int n_groups = 1,
+                       std::vector<float> const& quantile_alpha = {});
 
 /// Upstream ObjFunction::DefaultEvalMetric for an objective name (e.g. "rmse" for
 /// reg:squarederror, "logloss" for binary:logistic, "tweedie-nloglik@1.5" for reg:tweedie with

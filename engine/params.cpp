@@ -2,6 +2,8 @@
 /// TrainParams parsing and validation (ranges as upstream's DMLC_DECLARE_FIELD bounds).
 #include <kboost/engine/params.hpp>
 
+#include <kboost/io/model_writer.hpp>
+
 #include <nlohmann/json.hpp>
 
 #include <cerrno>
@@ -54,6 +56,48 @@ std::vector<std::string> split_list(std::string const& v) {
   while (std::getline(ss, item, ',')) {
     item = trim(item);
     if (!item.empty()) out.push_back(item);
+  }
+  return out;
+}
+
+/// A list parameter as upstream writes it: "[a,b]" (JSON array), "(a,b)" (Python tuple text) or a
+/// single value "a"; elements as text.
+std::vector<std::string> list_items(std::string const& key, std::string const& v) {
+  std::string t = trim(v);
+  if (!t.empty() && (t.front() == '[' || t.front() == '(')) {
+    char const close = t.front() == '[' ? ']' : ')';
+    if (t.back() != close) bad(key, v, std::string("a list must end with '") + close + "'");
+    t = t.substr(1, t.size() - 2);
+  }
+  std::vector<std::string> out;
+  std::stringstream ss(t);
+  std::string item;
+  while (std::getline(ss, item, ',')) out.push_back(trim(item));
+  if (out.size() == 1 && out[0].empty()) out.clear();
+  for (auto const& i : out)
+    if (i.empty()) bad(key, v, "empty list element");
+  return out;
+}
+
+/// interaction_constraints: a JSON array of arrays of feature indices.
+std::vector<std::vector<int>> index_sets(std::string const& key, std::string const& v) {
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(v);
+  } catch (nlohmann::json::exception const& e) {
+    bad(key, v, std::string("not a JSON list of feature index lists, e.g. [[0,1],[2,3]] (") + e.what() + ")");
+  }
+  if (!j.is_array()) bad(key, v, "not a list of feature index lists, e.g. [[0,1],[2,3]]");
+  std::vector<std::vector<int>> out;
+  for (auto const& set : j) {
+    if (!set.is_array()) bad(key, v, "every element must be a list of feature indices");
+    std::vector<int> s;
+    for (auto const& f : set) {
+      if (!f.is_number_integer() || f.get<long long>() < 0 || f.get<long long>() > 2147483647)
+        bad(key, v, "feature indices must be non-negative integers (kboost does not resolve feature names here)");
+      s.push_back(f.get<int>());
+    }
+    out.push_back(std::move(s));
   }
   return out;
 }
@@ -130,6 +174,27 @@ TrainParams parse_params(std::map<std::string, std::string> const& kv) {
       {"colsample_bylevel", real(p.colsample_bylevel, 0, 1, true, false)},
       {"colsample_bynode", real(p.colsample_bynode, 0, 1, true, false)},
       {"seed", integer(p.seed, 0, static_cast<long long>(9.2e18))},
+      {"monotone_constraints",
+       [&p](std::string const& k, std::string const& v) {
+         p.monotone_constraints.clear();
+         for (auto const& item : list_items(k, v)) {
+           long long const c = to_int(k, item);
+           if (c < -1 || c > 1) bad(k, v, "each constraint must be -1, 0 or 1");
+           p.monotone_constraints.push_back(static_cast<int>(c));
+         }
+       }},
+      {"interaction_constraints",
+       [&p](std::string const& k, std::string const& v) { p.interaction_constraints = index_sets(k, v); }},
+      {"quantile_alpha",
+       [&p](std::string const& k, std::string const& v) {
+         p.quantile_alpha.clear();
+         for (auto const& item : list_items(k, v)) {
+           double const a = to_double(k, item);
+           if (!(a >= 0.0 && a <= 1.0)) bad(k, v, "quantile alpha must be in the range [0.0, 1.0]");
+           p.quantile_alpha.push_back(static_cast<float>(a));
+         }
+         if (p.quantile_alpha.empty()) bad(k, v, "no quantile given");
+       }},
       {"objective",
        [&p](std::string const& k, std::string const& v) {
          try {
@@ -202,11 +267,8 @@ TrainParams parse_params(std::map<std::string, std::string> const& kv) {
   if (is_multiclass(kind) && p.num_class < 2)
     throw std::runtime_error("parameter num_class = " + std::to_string(p.num_class) + ": " + p.objective +
                              " needs num_class >= 2");
-  // Upstream refits every leaf of a reg:absoluteerror tree to the weighted median of its residuals
-  // (src/objective/adaptive.cc UpdateTreeLeaf); without that refit the trees differ from upstream's.
-  if (kind == ObjectiveKind::kAbsoluteError)
-    throw std::runtime_error("parameter objective = reg:absoluteerror: training is not supported by kboost yet "
-                             "(upstream's adaptive leaf refit is not implemented); kboost predicts with such models");
+  if (kind == ObjectiveKind::kQuantile && p.quantile_alpha.empty())
+    throw std::runtime_error("parameter objective = reg:quantileerror needs quantile_alpha (e.g. 0.5 or [0.1,0.5,0.9])");
   if (p.grow_policy == "depthwise" && p.max_depth == 0 && p.max_leaves == 0)
     throw std::runtime_error("parameter max_depth = 0: depthwise growth needs max_depth > 0 or max_leaves > 0");
   if (kind == ObjectiveKind::kPoisson && !p.max_delta_step_set) p.max_delta_step = 0.7f;
@@ -256,7 +318,14 @@ ObjectiveParams objective_params(TrainParams const& p) {
   o.tweedie_variance_power = p.tweedie_variance_power;
   o.huber_slope = p.huber_slope;
   o.poisson_max_delta_step = p.max_delta_step_set ? p.max_delta_step : 0.7f;
+  o.quantile_alpha = p.quantile_alpha;
   return o;
+}
+
+std::string quantile_alpha_string(std::vector<float> const& alpha) {
+  std::string s = "[";
+  for (std::size_t i = 0; i < alpha.size(); ++i) s += (i ? "," : "") + upstream_float_string(alpha[i]);
+  return s + "]";
 }
 
 std::string objective_config(TrainParams const& p, ObjectiveParams const& obj) {
@@ -282,6 +351,9 @@ std::string objective_config(TrainParams const& p, ObjectiveParams const& obj) {
       break;
     case ObjectiveKind::kPseudoHuber:
       j["pseudo_huber_param"] = {{"huber_slope", param_float_string(obj.huber_slope)}};
+      break;
+    case ObjectiveKind::kQuantile:
+      j["quantile_loss_param"] = {{"quantile_alpha", quantile_alpha_string(obj.quantile_alpha)}};
       break;
     default: break;
   }

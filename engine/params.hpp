@@ -32,12 +32,20 @@ struct TrainParams {
   std::string sampling_method = "uniform";
   float colsample_bytree = 1.0f, colsample_bylevel = 1.0f, colsample_bynode = 1.0f;
   std::uint64_t seed = 0;         ///< random_state
+  /// monotone_constraints "(1,0,-1)" or "[1,0,-1]": per feature (from 0; missing trailing features
+  /// are 0) +1 increasing, -1 decreasing, 0 free. Empty: no constraint (and upstream's unconstrained
+  /// gain arithmetic).
+  std::vector<int> monotone_constraints;
+  /// interaction_constraints "[[0,1],[2,3,4]]": feature index sets; a branch may only use features
+  /// that share a set with every feature already used on its path. Empty: none.
+  std::vector<std::vector<int>> interaction_constraints;
   // learner / objective
   std::string objective = "reg:squarederror";
   int num_class = 0;
   float scale_pos_weight = 1.0f;
   float tweedie_variance_power = 1.5f;
   float huber_slope = 1.0f;
+  std::vector<float> quantile_alpha;  ///< "0.5" or "[0.1,0.5,0.9]"; reg:quantileerror needs it
   std::optional<float> base_score;  ///< OUTPUT space; unset = estimated (boost_from_average)
   bool boost_from_average = true;
   std::vector<std::string> eval_metric;  ///< empty = objective's default
@@ -83,6 +91,9 @@ ObjectiveParams objective_params(TrainParams const& p);
 /// The model file's "objective" object as upstream 3.2 writes it, e.g.
 /// {"name":"binary:logistic","reg_loss_param":{"scale_pos_weight":"1"}} (compact JSON text).
 std::string objective_config(TrainParams const& p, ObjectiveParams const& obj);
+
+/// quantile_alpha as upstream's ParamArray writes it into the model: "[1E-1,5E-1,9E-1]".
+std::string quantile_alpha_string(std::vector<float> const& alpha);
 
 /// Upstream's parameter-string formatting of a float (dmlc ToString: %.9g-like, "0.699999988").
 std::string param_float_string(float v);

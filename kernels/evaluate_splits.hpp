@@ -40,11 +40,14 @@ struct SplitCandidate {
   GradientPairInt64 left_sum{}, right_sum{};
 };
 
-/// A node to evaluate: its histogram slot, total (grad, hess) and tree node id.
+/// A node to evaluate: its histogram slot, total (grad, hess), tree node id, and the bounds its
+/// children's weights are clamped to under monotone constraints (upstream TreeEvaluator's
+/// lower_bounds_/upper_bounds_; ±FLT_MAX when unconstrained).
 struct EvalNode {
   std::int32_t slot = 0;
   std::int32_t nidx = 0;
   GradientPairInt64 sum{};
+  float lower = -FLT_MAX, upper = FLT_MAX;
 };
 
 namespace detail {
@@ -111,9 +114,42 @@ KOKKOS_INLINE_FUNCTION float split_gain(SplitParams const& p, GradientQuantiser 
   return child_gain(p, gl, hl) + child_gain(p, gr, hr);
 }
 
+/// `w` clamped to [lower, upper] (upstream SplitEvaluator::CalcWeight under constraints).
+KOKKOS_INLINE_FUNCTION float clamp_weight(float w, float lower, float upper) {
+  return w < lower ? lower : (w > upper ? upper : w);
+}
+
+/// Gain of one child given its weight, in float as upstream's constrained path
+/// (SplitEvaluator::CalcGainGivenWeight -> tree::CalcGainGivenWeight<ParamT, float>).
+KOKKOS_INLINE_FUNCTION float gain_given_weight(SplitParams const& p, double G, double H, float w) {
+  if (H <= 0.0) return 0.0f;
+  float const g = static_cast<float>(G), h = static_cast<float>(H);
+  return -(2.0f * g * w + (h + p.lambda) * (w * w));
+}
+
+/// split_gain under monotone constraints (upstream SplitEvaluator::CalcSplitGain with
+/// has_constraint): both children's weights are clamped to the node's bounds, gains are taken
+/// given those weights, and a split whose weights go against the feature's constraint `c` (+1
+/// increasing, −1 decreasing, 0 free) is −FLT_MAX (upstream's −inf: the same order).
+KOKKOS_INLINE_FUNCTION float constrained_split_gain(SplitParams const& p, GradientQuantiser const& q,
+                                                    GradientPairInt64 const& l, GradientPairInt64 const& r,
+                                                    float lower, float upper, int c) {
+  double const gl = detail::to_double_grad(q, l.grad), hl = detail::to_double_hess(q, l.hess);
+  double const gr = detail::to_double_grad(q, r.grad), hr = detail::to_double_hess(q, r.hess);
+  if (hl < static_cast<double>(p.min_child_weight) || hr < static_cast<double>(p.min_child_weight)) return -FLT_MAX;
+  float const wl = clamp_weight(calc_weight(p, gl, hl), lower, upper);
+  float const wr = clamp_weight(calc_weight(p, gr, hr), lower, upper);
+  float const gain = gain_given_weight(p, gl, hl, wl) + gain_given_weight(p, gr, hr, wr);
+  if (c > 0) return wl <= wr ? gain : -FLT_MAX;
+  if (c < 0) return wl >= wr ? gain : -FLT_MAX;
+  return gain;
+}
+
 /// Best split of every node in `nodes` (extent n_nodes) over the allowed features.
 /// hist: slots × total_bins; cuts: ptrs (features+1), values (total_bins), min_vals (features);
-/// feature_mask: n_nodes × features (1 = may split on it; colsample). Result: out (n_nodes).
+/// feature_mask: n_nodes × features (1 = may split on it; colsample, interaction constraints);
+/// monotone: features (−1/0/+1), or extent 0 for no monotone constraints (upstream's
+/// unconstrained gain arithmetic). Result: out (n_nodes).
 /// Per feature, candidate b (0 ≤ b < bins of f) sends bins < b left (exclusive scan), missing to
 /// the side with the larger gain (right on ties); lowest bin wins ties within a feature, lowest
 /// feature across features. loss_chg = gain − parent gain (float). `scratch`: n_nodes × features.
@@ -123,10 +159,12 @@ void evaluate_splits(ExecutionSpace const& space, SplitParams const& p, Gradient
                      Kokkos::View<const std::uint32_t*, Mem> ptrs, Kokkos::View<const float*, Mem> values,
                      Kokkos::View<const float*, Mem> min_vals, Kokkos::View<const EvalNode*, Mem> nodes,
                      Kokkos::View<const std::uint8_t**, Kokkos::LayoutRight, Mem> feature_mask,
+                     Kokkos::View<const std::int8_t*, Mem> monotone,
                      Kokkos::View<SplitCandidate**, Kokkos::LayoutRight, Mem> scratch,
                      Kokkos::View<SplitCandidate*, Mem> out, int n_nodes) {
   compat::ScopedRegion region("kboost::evaluate_splits");
   int const n_features = static_cast<int>(ptrs.extent(0)) - 1;
+  bool const constrained = monotone.extent(0) != 0;
   // One team per (node, feature); each thread takes a contiguous run of the feature's bins. The
   // team's exclusive scan is over int64 sums (exact), each bin's gain depends only on its own
   // prefix, and the best is picked in bin order with a strict '>' (the lowest bin wins ties), so the
@@ -163,11 +201,15 @@ void evaluate_splits(ExecutionSpace const& space, SplitParams const& p, Gradient
           total = total + part[u];
         }
         GradientPairInt64 const missing = node.sum - total;
+        int const c = constrained ? static_cast<int>(monotone(f)) : 0;
+        auto const gain_of = [&](GradientPairInt64 const& l, GradientPairInt64 const& r) {
+          return constrained ? constrained_split_gain(p, q, l, r, node.lower, node.upper, c) : split_gain(p, q, l, r);
+        };
         SplitCandidate best;
         for (std::uint32_t b = lo; b < hi; ++b) {
           GradientPairInt64 const left_m = scan + missing;
-          float const g_ml = split_gain(p, q, left_m, node.sum - left_m);
-          float const g_mr = split_gain(p, q, scan, node.sum - scan);
+          float const g_ml = gain_of(left_m, node.sum - left_m);
+          float const g_mr = gain_of(scan, node.sum - scan);
           bool const missing_left = g_ml > g_mr;
           float const gain = missing_left ? g_ml : g_mr;
           if (gain > best.loss_chg) {
@@ -198,8 +240,13 @@ void evaluate_splits(ExecutionSpace const& space, SplitParams const& p, Gradient
           if (scratch(k, f).loss_chg > best.loss_chg) best = scratch(k, f);
         }
         EvalNode const node = nodes(k);
-        double const parent = node_gain(p, detail::to_double_grad(q, node.sum.grad),
-                                        detail::to_double_hess(q, node.sum.hess));
+        double const G = detail::to_double_grad(q, node.sum.grad), H = detail::to_double_hess(q, node.sum.hess);
+        // Under monotone constraints the parent's gain is taken at its clamped weight, as upstream's
+        // CPU evaluator does (hist/evaluate_splits.h root_gain = SplitEvaluator::CalcGain). The GPU
+        // evaluator subtracts the unconstrained gain instead, which never splits a node whose weight
+        // sits on a bound; the CPU's rule is the one upstream's hist users get.
+        double const parent = constrained ? gain_given_weight(p, G, H, clamp_weight(calc_weight(p, G, H), node.lower, node.upper))
+                                          : node_gain(p, G, H);
         if (best.feature >= 0) best.loss_chg = best.loss_chg - static_cast<float>(parent);
         out(k) = best;
       });

@@ -38,6 +38,7 @@ struct GradientFunctor {
   Kokkos::View<GradientPair**, Kokkos::LayoutRight, Mem> gpair;
   Kokkos::View<int, Mem> bad_rows;  ///< rows whose label is invalid for the objective
   float scale_pos_weight, rho, slope, poisson_mds;
+  Kokkos::View<const float*, Mem> alpha;  ///< reg:quantileerror: one quantile per output group
 
   /// Fills row i's pairs. Invalid labels are counted with an integer atomic (rare, and a count is
   /// order-free) rather than a Kokkos reduction: kernels/detail/integer_sum.hpp says why kboost
@@ -89,6 +90,12 @@ struct GradientFunctor {
       float const d = margin(i, 0) - y;
       float const sign = static_cast<float>((d > 0) - (d < 0));
       gpair(0, i) = GradientPair{sign * w, w};
+      return true;
+    } else if constexpr (K == ObjectiveKind::kQuantile) {  // QuantileRegression::GetGradient (pinball loss)
+      for (int k = 0; k < n_groups; ++k) {
+        float const d = margin(i, k) - y;
+        gpair(k, i) = d >= 0 ? GradientPair{(1.0f - alpha(k)) * w, w} : GradientPair{-alpha(k) * w, w};
+      }
       return true;
     } else {
       static_assert(K == ObjectiveKind::kSoftprob || K == ObjectiveKind::kSoftmax, "objective without gradients");
@@ -154,7 +161,8 @@ void launch_gradients(ExecutionSpace const& space, std::size_t n, Args const&...
 /// (rows, or extent 0 = all 1) into `gpair` (groups × rows). Sample weights and scale_pos_weight
 /// (rows with label == 1, reg:squarederror/reg:logistic/binary:*) scale both components as upstream.
 /// Throws std::runtime_error when a label is outside the objective's domain (upstream's CheckLabel
-/// message) or when the objective has no training gradients in kboost (squaredlogerror: log1p is not bit-portable; cox, aft, rank:*, quantile, hinge).
+/// message) or when the objective has no training gradients in kboost (squaredlogerror: log1p is not
+/// bit-portable; cox, aft, rank:*, hinge). reg:quantileerror needs one quantile_alpha per group.
 template <class ExecutionSpace, class Mem>
 void compute_gradients(ExecutionSpace const& space, ObjectiveParams const& params,
                        Kokkos::View<const float**, Kokkos::LayoutRight, Mem> margin,
@@ -163,7 +171,7 @@ void compute_gradients(ExecutionSpace const& space, ObjectiveParams const& param
   compat::ScopedRegion region("kboost::objective::compute_gradients");
   ObjectiveKind const kind = objective_kind(params.name);
   switch (kind) {
-    case ObjectiveKind::kSquaredLogError: case ObjectiveKind::kCox: case ObjectiveKind::kAft: case ObjectiveKind::kRank: case ObjectiveKind::kQuantile:
+    case ObjectiveKind::kSquaredLogError: case ObjectiveKind::kCox: case ObjectiveKind::kAft: case ObjectiveKind::kRank:
     case ObjectiveKind::kHinge:
       throw std::runtime_error("objective " + params.name + ": training is not supported by kboost");
     default: break;
@@ -176,12 +184,19 @@ void compute_gradients(ExecutionSpace const& space, ObjectiveParams const& param
                              std::to_string(groups) + ", labels " + std::to_string(label.extent(0)) +
                              ", weights " + std::to_string(weight.extent(0)) + ")");
   }
+  if (kind == ObjectiveKind::kQuantile && static_cast<int>(params.quantile_alpha.size()) != groups)
+    throw std::runtime_error("compute_gradients: reg:quantileerror has " + std::to_string(params.quantile_alpha.size()) +
+                             " quantile_alpha values for " + std::to_string(groups) + " output groups");
   Kokkos::View<int, Mem> bad_rows("kboost::objective::bad_rows");
+  Kokkos::View<const float*, Mem> alpha;
+  if (kind == ObjectiveKind::kQuantile)
+    alpha = counted_copy_to<Mem>(Kokkos::View<const float*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
+        params.quantile_alpha.data(), params.quantile_alpha.size()));
   auto const launch = [&](auto kind_constant) {
     constexpr ObjectiveKind K = decltype(kind_constant)::value;
     detail::launch_gradients<K, ExecutionSpace, Mem>(space, n, groups, margin, label, weight, gpair, bad_rows,
                                                      params.scale_pos_weight, params.tweedie_variance_power,
-                                                     params.huber_slope, params.poisson_max_delta_step);
+                                                     params.huber_slope, params.poisson_max_delta_step, alpha);
   };
   using K = ObjectiveKind;
   switch (kind) {
@@ -193,6 +208,7 @@ void compute_gradients(ExecutionSpace const& space, ObjectiveParams const& param
     case K::kTweedie: launch(std::integral_constant<K, K::kTweedie>{}); break;
     case K::kPseudoHuber: launch(std::integral_constant<K, K::kPseudoHuber>{}); break;
     case K::kAbsoluteError: launch(std::integral_constant<K, K::kAbsoluteError>{}); break;
+    case K::kQuantile: launch(std::integral_constant<K, K::kQuantile>{}); break;
     case K::kSoftprob: launch(std::integral_constant<K, K::kSoftprob>{}); break;
     case K::kSoftmax: launch(std::integral_constant<K, K::kSoftmax>{}); break;
     default: throw std::runtime_error("objective " + params.name + ": no training gradients in kboost");

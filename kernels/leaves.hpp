@@ -17,10 +17,11 @@
 
 namespace kboost {
 
-/// A leaf's rows ridx[begin, end) and its value (eta applied).
+/// A leaf's rows ridx[begin, end), its value (eta applied) and its tree node id.
 struct LeafSegment {
   std::int32_t begin = 0, end = 0;
   float value = 0.0f;
+  std::int32_t node = -1;
 };
 
 /// Host backends: add_leaf_values over chunks of at most 8,192 positions of one leaf each (no
@@ -34,7 +35,7 @@ void add_leaf_values_by_chunk(ExecutionSpace const& space, Kokkos::View<const st
   std::vector<LeafSegment> chunks;
   for (auto const& l : leaves)
     for (std::int32_t b = l.begin; b < l.end; b += kChunk)
-      chunks.push_back(LeafSegment{b, b + kChunk < l.end ? b + kChunk : l.end, l.value});
+      chunks.push_back(LeafSegment{b, b + kChunk < l.end ? b + kChunk : l.end, l.value, l.node});
   LeafSegment const* c = chunks.data();
   Kokkos::parallel_for(
       "kboost::leaves::add_leaf_chunks", Kokkos::RangePolicy<ExecutionSpace>(space, 0, chunks.size()),

@@ -81,7 +81,22 @@ def load(name):
     raise ValueError(name)
 
 
-def metric(objective, y, p):
+# Variants of a dataset: "dataset:variant" trains the dataset with another objective or constraints.
+VARIANTS = {
+    "absoluteerror": ("reg:absoluteerror", {}),
+    "quantile": ("reg:quantileerror", {"quantile_alpha": "[0.1,0.5,0.9]"}),
+    "monotone": (None, {"monotone_constraints": "(1,-1,0,0,0,0,0,1,0)"}),
+    "interaction": (None, {"interaction_constraints": "[[0,1],[2,3,4],[5,6,7,8]]"}),
+}
+
+
+def metric(objective, y, p, extra=None):
+    if objective == "reg:absoluteerror":
+        return "mae", float(np.mean(np.abs(y.astype(np.float64) - p.astype(np.float64))))
+    if objective == "reg:quantileerror":
+        alpha = np.asarray(json.loads(extra["quantile_alpha"]), np.float64)
+        d = y.astype(np.float64)[:, None] - p.astype(np.float64).reshape(len(y), -1)
+        return "quantile", float(np.mean(np.where(d >= 0, alpha * d, (alpha - 1) * d)))
     if objective == "binary:logistic":
         p = np.clip(p.astype(np.float64), 1e-15, 1 - 1e-15)
         return "logloss", float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)))
@@ -110,7 +125,12 @@ def reached_leaf_values(bst, d):
 
 
 def run_one(name, kboost, tmp, threads):
-    Xtr, ytr, Xte, yte, objective, extra = load(name)
+    dataset, _, variant = name.partition(":")
+    Xtr, ytr, Xte, yte, objective, extra = load(dataset)
+    if variant:
+        objective = VARIANTS[variant][0] or objective
+        extra = {**extra, **VARIANTS[variant][1]}
+    name = name.replace(":", "_")
     tr, te = os.path.join(tmp, f"{name}.train.h5"), os.path.join(tmp, f"{name}.test.h5")
     write_h5(tr, Xtr, ytr)
     write_h5(te, Xte, yte)
@@ -132,14 +152,19 @@ def run_one(name, kboost, tmp, threads):
     max_diff = float(np.max(np.abs(p_up_kb.astype(np.float64) - p_kb.reshape(p_up_kb.shape))))
 
     dtr = xgb.DMatrix(Xtr, label=ytr, missing=np.nan)
-    up = xgb.train({"objective": objective, "tree_method": "hist", "nthread": threads, **PARAMS, **extra}, dtr,
+    up_extra = dict(extra)
+    if "quantile_alpha" in up_extra:
+        up_extra["quantile_alpha"] = json.loads(up_extra["quantile_alpha"])
+    up = xgb.train({"objective": objective, "tree_method": "hist", "nthread": threads, **PARAMS, **up_extra}, dtr,
                    ROUNDS)
     p_up = up.predict(dte)
-    mname, m_kb = metric(objective, yte, p_kb.reshape(p_up.shape))
-    _, m_up = metric(objective, yte, p_up)
+    mname, m_kb = metric(objective, yte, p_kb.reshape(p_up.shape), extra)
+    _, m_up = metric(objective, yte, p_up, extra)
     lv_kb = reached_leaf_values(up_on_kb, dte)
     lv_up = reached_leaf_values(up, dte)
     agree = float(np.mean(np.abs(lv_kb - lv_up) <= 1e-6 * np.abs(lv_up)))
+    if variant in ("monotone", "interaction"):
+        objective += ", " + variant + " constraints"
     return dict(name=name, objective=objective, rows=f"{len(ytr)}/{len(yte)}", features=Xtr.shape[1],
                 missing=int(np.isnan(Xtr).sum() + np.isnan(Xte).sum()), max_diff=max_diff, metric=mname,
                 kboost=m_kb, upstream=m_up, gap=100.0 * (m_kb - m_up) / m_up, leaf_agree=agree)
@@ -150,7 +175,9 @@ def main():
     ap.add_argument("--kboost", default=os.path.join(ROOT, "build-trainB", "kboost"))
     ap.add_argument("--out", default=os.path.join(ROOT, "docs", "fidelity.md"))
     ap.add_argument("--threads", type=int, default=2)
-    ap.add_argument("--datasets", default="agaricus,lightgbm_binary,lightgbm_multiclass,california_housing,adult")
+    ap.add_argument("--datasets", default="agaricus,lightgbm_binary,lightgbm_multiclass,california_housing,adult,"
+                    "california_housing:absoluteerror,california_housing:quantile,california_housing:monotone,"
+                    "california_housing:interaction")
     a = ap.parse_args()
     rows = []
     with tempfile.TemporaryDirectory() as tmp:

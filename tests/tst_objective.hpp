@@ -168,10 +168,10 @@ TEST_CASE("gradients " TEST_BACKEND ": the FMA build of the host kernel gives th
   Kokkos::View<int, Host> bad("bad");
   Kokkos::View<float*, Host> y01("y01", n);
   for (std::size_t i = 0; i < n; ++i) y01(i) = static_cast<float>(i % 2);
-  CHECK(both(kboost::detail::GradientFunctor<K::kLogistic, Host>{1, m, y01, w, g1, bad, 1.0f, 1.5f, 1.0f, 0.7f}));
-  CHECK(both(kboost::detail::GradientFunctor<K::kPoisson, Host>{1, m, y, w, g1, bad, 1.0f, 1.5f, 1.0f, 0.7f}));
-  CHECK(both(kboost::detail::GradientFunctor<K::kTweedie, Host>{1, m, y, w, g1, bad, 1.0f, 1.3f, 1.0f, 0.7f}));
-  CHECK(both(kboost::detail::GradientFunctor<K::kSoftprob, Host>{3, m, y, w, g3, bad, 1.0f, 1.5f, 1.0f, 0.7f}));
+  CHECK(both(kboost::detail::GradientFunctor<K::kLogistic, Host>{1, m, y01, w, g1, bad, 1.0f, 1.5f, 1.0f, 0.7f, {}}));
+  CHECK(both(kboost::detail::GradientFunctor<K::kPoisson, Host>{1, m, y, w, g1, bad, 1.0f, 1.5f, 1.0f, 0.7f, {}}));
+  CHECK(both(kboost::detail::GradientFunctor<K::kTweedie, Host>{1, m, y, w, g1, bad, 1.0f, 1.3f, 1.0f, 0.7f, {}}));
+  CHECK(both(kboost::detail::GradientFunctor<K::kSoftprob, Host>{3, m, y, w, g3, bad, 1.0f, 1.5f, 1.0f, 0.7f, {}}));
 }
 #endif
 

@@ -47,11 +47,27 @@ TEST_CASE("params " TEST_BACKEND ": values, aliases, lists", "[params]") {
         R"({"name":"count:poisson","poisson_regression_param":{"max_delta_step":"0.699999988"}})");
 }
 
+TEST_CASE("params " TEST_BACKEND ": constraint and quantile lists in upstream's spellings", "[params]") {
+  auto const q = kboost::parse_params({{"objective", "reg:quantileerror"}, {"quantile_alpha", "[0.1, 0.5,0.9]"}});
+  CHECK(q.quantile_alpha == std::vector<float>{0.1f, 0.5f, 0.9f});
+  CHECK(kboost::objective_config(q, kboost::objective_params(q)) ==
+        R"({"name":"reg:quantileerror","quantile_loss_param":{"quantile_alpha":"[1E-1,5E-1,9E-1]"}})");
+  CHECK(kboost::parse_params({{"quantile_alpha", "0.3"}}).quantile_alpha == std::vector<float>{0.3f});
+  CHECK(kboost::parse_params({{"monotone_constraints", "(1,0,-1)"}}).monotone_constraints == std::vector<int>{1, 0, -1});
+  CHECK(kboost::parse_params({{"monotone_constraints", "[1,-1]"}}).monotone_constraints == std::vector<int>{1, -1});
+  CHECK(kboost::parse_params({{"interaction_constraints", "[[0, 2], [1,3,4]]"}}).interaction_constraints ==
+        std::vector<std::vector<int>>{{0, 2}, {1, 3, 4}});
+}
+
 TEST_CASE("params " TEST_BACKEND ": errors name the parameter", "[params]") {
   CHECK_THROWS_WITH(kboost::parse_params({{"max_dept", "3"}}), ContainsSubstring("max_dept"));
   CHECK_THROWS_WITH(kboost::parse_params({{"eta", "-1"}}), ContainsSubstring("eta"));
-  // no silent divergence from upstream: the adaptive leaf refit of reg:absoluteerror is not implemented
-  CHECK_THROWS_WITH(kboost::parse_params({{"objective", "reg:absoluteerror"}}), ContainsSubstring("reg:absoluteerror"));
+  CHECK_THROWS_WITH(kboost::parse_params({{"objective", "reg:quantileerror"}}), ContainsSubstring("quantile_alpha"));
+  CHECK_THROWS_WITH(kboost::parse_params({{"quantile_alpha", "[0.5,1.5]"}}), ContainsSubstring("quantile_alpha"));
+  CHECK_THROWS_WITH(kboost::parse_params({{"quantile_alpha", "[0.5,"}}), ContainsSubstring("quantile_alpha"));
+  CHECK_THROWS_WITH(kboost::parse_params({{"monotone_constraints", "(1,2)"}}), ContainsSubstring("monotone_constraints"));
+  CHECK_THROWS_WITH(kboost::parse_params({{"interaction_constraints", "[[0,1],[\"a\"]]"}}),
+                    ContainsSubstring("interaction_constraints"));
   CHECK_THROWS_WITH(kboost::parse_params({{"max_depth", "2.5"}}), ContainsSubstring("max_depth"));
   CHECK_THROWS_WITH(kboost::parse_params({{"subsample", "0"}}), ContainsSubstring("subsample"));
   CHECK_THROWS_WITH(kboost::parse_params({{"max_bin", "1"}}), ContainsSubstring("max_bin"));

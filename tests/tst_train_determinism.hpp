@@ -127,6 +127,31 @@ TEST_CASE("train " TEST_BACKEND ": model bytes identical across runs and backend
                 {"kboost_sketch_method", "exact_quantile"}},
                housing, housing);
   }
+  SECTION("adaptive leaves: reg:absoluteerror refit with row sampling, reg:quantileerror with weights") {
+    kboost::ReadOptions csv;
+    csv.label_column = "median_house_value";
+    auto housing = kboost::read_dataset(shared_path("data/california_housing/housing.csv"), csv);
+    check_bits("housing_mae_subsample", {{"objective", "reg:absoluteerror"}, {"num_round", "4"}, {"subsample", "0.7"},
+                {"seed", "3"}},
+               housing, housing);
+    housing.weight = Kokkos::View<float*, Kokkos::HostSpace>("w", housing.n_rows);
+    for (std::size_t i = 0; i < housing.n_rows; ++i) housing.weight(i) = 0.5f + static_cast<float>(i % 7) * 0.3f;
+    check_bits("housing_quantile3_weighted", {{"objective", "reg:quantileerror"}, {"quantile_alpha", "[0.1,0.5,0.9]"},
+                {"num_round", "3"}},
+               housing, housing);
+  }
+  SECTION("monotone and interaction constraints") {
+    kboost::ReadOptions csv;
+    csv.label_column = "median_house_value";
+    auto const housing = kboost::read_dataset(shared_path("data/california_housing/housing.csv"), csv);
+    check_bits("housing_monotone", {{"objective", "reg:squarederror"}, {"num_round", "4"}, {"max_depth", "7"},
+                {"monotone_constraints", "(1,-1,0,0,0,0,0,1)"}},
+               housing, housing);
+    check_bits("housing_interaction_lossguide", {{"objective", "reg:squarederror"}, {"num_round", "4"},
+                {"grow_policy", "lossguide"}, {"max_leaves", "31"}, {"max_depth", "0"},
+                {"interaction_constraints", "[[0,1],[2,3,4],[5,6,7,8]]"}},
+               housing, housing);
+  }
   SECTION("multi:softprob") {
     kboost::ReadOptions tsv;
     tsv.label_column = "0";

@@ -16,7 +16,9 @@
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
+#include <cfloat>
 #include <chrono>
+#include <functional>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -52,7 +54,15 @@ struct GrowParams {
   std::uint64_t seed = 0;
   std::int64_t min_shared = 2048;  ///< nodes with at least this many rows use the tile histogram kernel
   std::int32_t tile_rows = 4096;   ///< rows per tile of the tile kernel
+  std::vector<int> monotone;       ///< monotone_constraints per feature (empty: none)
+  std::vector<std::vector<int>> interaction;  ///< interaction_constraints feature sets (empty: none)
 };
+
+/// Re-estimates leaf values before they reach the margins (the adaptive objectives: upstream's
+/// ObjFunction::UpdateTreeLeaf). Given the partitioner's row order and the tree's non-empty leaves
+/// (values with eta applied), it replaces the values in place.
+template <class Mem>
+using LeafRefit = std::function<void(Kokkos::View<const std::int32_t*, Mem> ridx, std::vector<LeafSegment>& leaves)>;
 
 /// Builds the per-tree GrowParams from TrainParams (defined in engine/booster.cpp).
 GrowParams grow_params(TrainParams const& p);
@@ -68,14 +78,25 @@ class TreeGrower {
              Collective& comm = local_collective())
       : comm_(comm), p_(p), bins_(bins), cuts_(cuts), n_rows_(bins.n_rows()), n_features_(static_cast<int>(bins.n_features())),
         total_bins_(cuts.total_bins), h_ptrs_(cuts.host_ptrs), hist_builder_(h_ptrs_, p.min_shared, p.tile_rows),
-        partitioner_(bins.n_rows()) {}
+        partitioner_(bins.n_rows()) {
+    check_constraints();
+    if (!p_.monotone.empty()) {
+      Kokkos::View<std::int8_t*, Mem> m("kboost::grow::monotone", static_cast<std::size_t>(n_features_));
+      auto h = Kokkos::create_mirror_view(m);
+      for (std::size_t f = 0; f < h.extent(0); ++f) h(f) = static_cast<std::int8_t>(f < p_.monotone.size() ? p_.monotone[f] : 0);
+      counted_deep_copy(m, h);
+      monotone_ = m;
+    }
+  }
 
   /// Grow one tree from gq (rows, quantised with q) on the features `tree_features` (sorted; the
   /// colsample_bytree draw), keyed `tree_key` for the level/node draws. Adds the tree's leaf values
-  /// to margin(·, group) (rows × groups) and returns the tree (leaf values × eta).
+  /// to margin(·, group) (rows × groups) and returns the tree (leaf values × eta). `refit`, when
+  /// set, re-estimates the leaf values first (they then go to both the tree and the margins).
   TreeModel grow(ExecutionSpace const& space, Kokkos::View<const GradientPairInt64*, Mem> gq,
                  GradientQuantiser const& q, std::vector<int> const& tree_features, std::uint64_t tree_key,
-                 Kokkos::View<float**, Kokkos::LayoutRight, Mem> margin, int group, PhaseTimes& times);
+                 Kokkos::View<float**, Kokkos::LayoutRight, Mem> margin, int group, PhaseTimes& times,
+                 LeafRefit<Mem> const& refit = {});
 
   /// Exact (grad, hess) sum of gq over every rank's rows (public: CUDA extended lambdas may not
   /// live in private members).
@@ -89,7 +110,34 @@ class TreeGrower {
     std::int32_t begin = 0, end = 0, depth = 0, slot = -1;
     GradientPairInt64 sum{};
     SplitCandidate split;
+    float lower = -FLT_MAX, upper = FLT_MAX;  ///< monotone bounds of the node's weight
+    std::vector<int> path_features;           ///< features split on from the root to here (sorted)
   };
+
+  /// Throws std::runtime_error when a constraint names a feature the data does not have.
+  void check_constraints() const;
+  /// Whether interaction constraints let node `nd` split on f (upstream
+  /// FeatureInteractionConstraintHost: the root may use any feature; below it, the features on
+  /// its path and those of every constraint set holding all of them).
+  bool interaction_allows(Node const& nd, int f) const;
+  /// The children's monotone bounds (upstream TreeEvaluator::AddSplit): the parent's, with the
+  /// midpoint of the children's weights as the shared bound on the constrained feature's side.
+  void set_child_bounds(Node const& parent, float left_weight, float right_weight, Node& left, Node& right) const {
+    left.lower = right.lower = parent.lower;
+    left.upper = right.upper = parent.upper;
+    if (p_.monotone.empty()) return;
+    int const c = static_cast<std::size_t>(parent.split.feature) < p_.monotone.size() ? p_.monotone[parent.split.feature] : 0;
+    float const mid = (left_weight + right_weight) / 2;
+    if (c < 0) {
+      left.lower = mid;
+      right.upper = mid;
+    } else if (c > 0) {
+      left.upper = mid;
+      right.lower = mid;
+    }
+  }
+  /// A child's weight: calc_weight clamped to its parent's monotone bounds.
+  float child_weight(Node const& parent, GradientPairInt64 const& sum, GradientQuantiser const& q) const;
 
   int alloc_slot();
   void free_slot(int& slot) {
@@ -120,7 +168,39 @@ class TreeGrower {
   // evaluation buffers, grown on demand
   Kokkos::View<SplitCandidate**, Kokkos::LayoutRight, Mem> eval_scratch_;
   Kokkos::View<SplitCandidate*, Mem> eval_out_;
+  Kokkos::View<const std::int8_t*, Mem> monotone_;  ///< per feature; extent 0 without monotone constraints
 };
+
+template <class ExecutionSpace, class Mem, class BinT>
+void TreeGrower<ExecutionSpace, Mem, BinT>::check_constraints() const {
+  if (p_.monotone.size() > static_cast<std::size_t>(n_features_))
+    throw std::runtime_error("parameter monotone_constraints: " + std::to_string(p_.monotone.size()) +
+                             " constraints for " + std::to_string(n_features_) + " features");
+  for (auto const& set : p_.interaction)
+    for (int f : set)
+      if (f >= n_features_)
+        throw std::runtime_error("parameter interaction_constraints: feature " + std::to_string(f) +
+                                 " is not one of the data's " + std::to_string(n_features_) + " features");
+}
+
+template <class ExecutionSpace, class Mem, class BinT>
+bool TreeGrower<ExecutionSpace, Mem, BinT>::interaction_allows(Node const& nd, int f) const {
+  if (p_.interaction.empty() || nd.path_features.empty()) return true;
+  if (std::binary_search(nd.path_features.begin(), nd.path_features.end(), f)) return true;
+  for (auto const& set : p_.interaction) {
+    auto const has = [&set](int g) { return std::find(set.begin(), set.end(), g) != set.end(); };
+    if (has(f) && std::all_of(nd.path_features.begin(), nd.path_features.end(), has)) return true;
+  }
+  return false;
+}
+
+template <class ExecutionSpace, class Mem, class BinT>
+float TreeGrower<ExecutionSpace, Mem, BinT>::child_weight(Node const& parent, GradientPairInt64 const& sum,
+                                                          GradientQuantiser const& q) const {
+  float const w = calc_weight(p_.split, static_cast<double>(sum.grad) * q.to_floating[0],
+                              static_cast<double>(sum.hess) * q.to_floating[1]);
+  return p_.monotone.empty() ? w : clamp_weight(w, parent.lower, parent.upper);
+}
 
 // ---------------------------------------------------------------------------------------------
 
@@ -196,7 +276,9 @@ void TreeGrower<ExecutionSpace, Mem, BinT>::add_node(TreeModel& t, int parent, f
   t.split_type.push_back(0);
   t.loss_changes.push_back(0.0f);
   t.sum_hessian.push_back(static_cast<float>(hess));
-  t.base_weights.push_back(base_weight);
+  // upstream's RegTree::ExpandNode stores a new leaf's base weight with the learning rate applied
+  // (the root's, from InitRoot, without); expanding a node sets its unscaled weight again
+  t.base_weights.push_back(parent < 0 ? base_weight : base_weight * p_.eta);
 }
 
 template <class ExecutionSpace, class Mem, class BinT>
@@ -219,6 +301,8 @@ void TreeGrower<ExecutionSpace, Mem, BinT>::evaluate(ExecutionSpace const& space
     hn[k].slot = nd.slot;
     hn[k].nidx = ids[k];
     hn[k].sum = nd.sum;
+    hn[k].lower = nd.lower;
+    hn[k].upper = nd.upper;
     if (nd.depth != level) {
       level = nd.depth;
       level_features = sample_features(tree_features, p_.colsample_bylevel, p_.seed, kLevelColStream,
@@ -226,7 +310,8 @@ void TreeGrower<ExecutionSpace, Mem, BinT>::evaluate(ExecutionSpace const& space
     }
     auto const node_features = sample_features(level_features, p_.colsample_bynode, p_.seed, kNodeColStream,
                                                tree_key * 1048576u + static_cast<std::uint64_t>(ids[k]));
-    for (int f : node_features) hm[k * n_features_ + f] = 1;
+    for (int f : node_features)
+      if (interaction_allows(nd, f)) hm[k * n_features_ + f] = 1;
   }
   auto const d_nodes = uploads_.put(space, hn);
   auto const d_mask = uploads_.put(space, hm);
@@ -236,7 +321,7 @@ void TreeGrower<ExecutionSpace, Mem, BinT>::evaluate(ExecutionSpace const& space
                   Kokkos::View<const std::uint8_t**, Kokkos::LayoutRight, Mem>(
                       Kokkos::View<const std::uint8_t**, Kokkos::LayoutRight, Mem, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
                           d_mask.data(), n, static_cast<std::size_t>(n_features_))),
-                  eval_scratch_, eval_out_, static_cast<int>(n));
+                  monotone_, eval_scratch_, eval_out_, static_cast<int>(n));
   auto ho = counted_to_host(Kokkos::subview(eval_out_, std::make_pair(std::size_t(0), n)));
   uploads_.release();  // the download waited for the device
   for (std::size_t k = 0; k < n; ++k) nodes_[ids[k]].split = ho(k);
@@ -248,7 +333,7 @@ TreeModel TreeGrower<ExecutionSpace, Mem, BinT>::grow(ExecutionSpace const& spac
                                                 GradientQuantiser const& q, std::vector<int> const& tree_features,
                                                 std::uint64_t tree_key,
                                                 Kokkos::View<float**, Kokkos::LayoutRight, Mem> margin, int group,
-                                                PhaseTimes& times) {
+                                                PhaseTimes& times, LeafRefit<Mem> const& refit) {
   compat::ScopedRegion region("kboost::grow");
   TransferCount const copies0 = transfer_count();
   struct CountCopies {  // adds this tree's copies to the phase log on every exit
@@ -354,9 +439,11 @@ TreeModel TreeGrower<ExecutionSpace, Mem, BinT>::grow(ExecutionSpace const& spac
       t.split_conditions[id] = nd.split.fvalue;
       t.default_left[id] = static_cast<std::uint8_t>(nd.split.default_left);
       t.loss_changes[id] = nd.split.loss_chg;
-      add_node(t, id, calc_weight(p_.split, to_g(nd.split.left_sum), to_h(nd.split.left_sum)), to_h(nd.split.left_sum));
-      add_node(t, id, calc_weight(p_.split, to_g(nd.split.right_sum), to_h(nd.split.right_sum)),
-               to_h(nd.split.right_sum));
+      // upstream's candidate weights (GPUHistEvaluator::EvaluateSplits): the node's own and its
+      // children's, clamped to the node's monotone bounds
+      t.base_weights[id] = child_weight(nd, nd.sum, q);
+      add_node(t, id, child_weight(nd, nd.split.left_sum, q), to_h(nd.split.left_sum));
+      add_node(t, id, child_weight(nd, nd.split.right_sum, q), to_h(nd.split.right_sum));
       auto const f = static_cast<std::size_t>(nd.split.feature);
       std::int32_t const first = static_cast<std::int32_t>(h_ptrs_[f]);
       std::int32_t const n_bins = static_cast<std::int32_t>(h_ptrs_[f + 1]) - first;
@@ -404,6 +491,13 @@ TreeModel TreeGrower<ExecutionSpace, Mem, BinT>::grow(ExecutionSpace const& spac
       ln.depth = rn.depth = nd.depth + 1;
       ln.sum = nd.split.left_sum;
       rn.sum = nd.split.right_sum;
+      set_child_bounds(nd, child_weight(nd, ln.sum, q), child_weight(nd, rn.sum, q), ln, rn);
+      if (!p_.interaction.empty()) {
+        ln.path_features = nd.path_features;
+        auto const at = std::lower_bound(ln.path_features.begin(), ln.path_features.end(), nd.split.feature);
+        if (at == ln.path_features.end() || *at != nd.split.feature) ln.path_features.insert(at, nd.split.feature);
+        rn.path_features = ln.path_features;
+      }
       nodes_.push_back(ln);
       nodes_.push_back(rn);
       bool const child_valid = !(p_.max_depth > 0 && nd.depth + 1 >= p_.max_depth) &&
@@ -436,9 +530,13 @@ TreeModel TreeGrower<ExecutionSpace, Mem, BinT>::grow(ExecutionSpace const& spac
     std::vector<LeafSegment> leaves;
     for (std::size_t id = 0; id < t.num_nodes(); ++id) {
       if (!t.is_leaf(id) || nodes_[id].end == nodes_[id].begin) continue;
-      leaves.push_back(LeafSegment{nodes_[id].begin, nodes_[id].end, t.split_conditions[id]});
+      leaves.push_back(LeafSegment{nodes_[id].begin, nodes_[id].end, t.split_conditions[id], static_cast<std::int32_t>(id)});
     }
     std::sort(leaves.begin(), leaves.end(), [](LeafSegment const& a, LeafSegment const& b) { return a.begin < b.begin; });
+    if (refit) {
+      refit(partitioner_.ridx(), leaves);
+      for (auto const& l : leaves) t.split_conditions[static_cast<std::size_t>(l.node)] = l.value;
+    }
     if (!leaves.empty()) add_leaf_values(space, partitioner_.ridx(), leaves, margin, group);
   }
   return t;
