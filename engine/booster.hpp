@@ -295,8 +295,10 @@ void BasicBooster<ExecutionSpace>::train(TrainParams const& p, HostDMatrix const
   std::vector<float> base_score;
   if (continuing)
     base_score = start_model_.base_score;  // upstream keeps the model's intercept
-  else if (p.base_score.has_value())
-    base_score.assign(1, *p.base_score);
+  else if (p.base_score.has_value())  // upstream resizes a given intercept to every output
+    base_score.assign(static_cast<std::size_t>(n_groups), *p.base_score);
+  else if (!p.boost_from_average)  // upstream's documented default intercept (3.2 itself fails here)
+    base_score.assign(static_cast<std::size_t>(n_groups), 0.5f);
   else
     base_score = job_base_score(obj, dtrain, n_groups);
   std::vector<float> base_margin(n_groups);
@@ -335,6 +337,9 @@ void BasicBooster<ExecutionSpace>::train(TrainParams const& p, HostDMatrix const
   model_ = Model{};
   model_.objective = obj.name;
   model_.base_score = base_score;
+  // a given base_score turns the estimate off, as upstream's LearnerModelParamLegacy records it
+  model_.boost_from_average = continuing ? start_model_.boost_from_average
+                                         : p.boost_from_average && !p.base_score.has_value();
   model_.num_class = is_multiclass(kind) ? p.num_class : 0;
   model_.num_target = is_multiclass(kind) ? 1 : n_groups;
   model_.num_feature = static_cast<int>(dtrain.n_features);
@@ -415,7 +420,11 @@ void BasicBooster<ExecutionSpace>::fit_rounds(TrainParams const& p, HostDMatrix 
     }
   }
   std::vector<std::string> metrics = p.eval_metric;
-  if (metrics.empty()) metrics.push_back(default_metric(obj.name, obj.tweedie_variance_power));
+  if (metrics.empty() && !p.disable_default_eval_metric)
+    metrics.push_back(default_metric(obj.name, obj.tweedie_variance_power));
+  if (metrics.empty() && p.early_stopping_rounds > 0 && !evals.empty())
+    throw std::runtime_error("train: early_stopping_rounds needs a metric, and disable_default_eval_metric = 1 "
+                             "with no eval_metric leaves none");
 
   Kokkos::View<GradientPair**, Kokkos::LayoutRight, Mem> gpair(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::train::gpair"), n_groups, rows);
@@ -428,7 +437,7 @@ void BasicBooster<ExecutionSpace>::fit_rounds(TrainParams const& p, HostDMatrix 
     for (std::size_t k = 0; k < history_.size(); ++k)  // a resumed fit's log repeats the rounds before
       *log << format_eval_line(state_.rounds_done - static_cast<int>(history_.size()) + static_cast<int>(k), history_[k])
            << "\n";
-  bool const maximize = metric_maximize(metrics.back());
+  bool const maximize = !metrics.empty() && metric_maximize(metrics.back());
   int const last_round = state_.base_rounds + p.num_round;
   for (int round = state_.rounds_done; round < last_round && !state_.finished; ++round) {
     {

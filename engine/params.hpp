@@ -46,10 +46,10 @@ struct TrainParams {
   float tweedie_variance_power = 1.5f;
   float huber_slope = 1.0f;
   std::vector<float> quantile_alpha;  ///< "0.5" or "[0.1,0.5,0.9]"; reg:quantileerror needs it
-  std::optional<float> base_score;  ///< OUTPUT space; unset = estimated (boost_from_average)
-  bool boost_from_average = true;
+  std::optional<float> base_score;  ///< OUTPUT space, every output's; unset = estimated (boost_from_average)
+  bool boost_from_average = true;   ///< false without base_score: intercept 0.5 (upstream's default)
   std::vector<std::string> eval_metric;  ///< empty = objective's default
-  bool disable_default_eval_metric = false;
+  bool disable_default_eval_metric = false;  ///< true: no metric unless eval_metric names one
   // run control
   int num_round = 10;             ///< num_boost_round, n_estimators
   int early_stopping_rounds = 0;  ///< 0 = off

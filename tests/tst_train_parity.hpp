@@ -7,6 +7,7 @@
 // monotone model's predictions move only in the constrained direction.
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/generators/catch_generators.hpp>
+#include <catch2/matchers/catch_matchers_string.hpp>
 
 #include <cmath>
 #include <cstdlib>
@@ -127,4 +128,43 @@ TEST_CASE("train " TEST_BACKEND ": adaptive objectives and constraints match ups
       CHECK(wrong == 0);
     }
   }
+}
+
+TEST_CASE("train " TEST_BACKEND ": base_score, boost_from_average and disable_default_eval_metric as upstream",
+          "[train][parity]") {
+  kboost::ReadOptions lib;
+  lib.format = "libsvm";
+  auto const d = kboost::read_dataset(kboost::test::shared_path("data/agaricus/agaricus.txt.train"), lib);
+  auto const fit = [&](std::map<std::string, std::string> kv) {
+    kv["num_round"] = "2";
+    kv["max_depth"] = "2";
+    kboost::BasicBooster<TEST_EXECSPACE> b;
+    b.train(kboost::parse_params(kv), d, {{"train", d}});
+    return std::make_pair(b.model(), b.eval_history());
+  };
+  // upstream 3.2.0: a given base_score is every output's intercept and records boost_from_average 0
+  // ({'base_score': '[3E-1,3E-1,3E-1]', 'boost_from_average': '0', 'num_target': '3'})
+  auto const [q, qh] = fit({{"objective", "reg:quantileerror"}, {"quantile_alpha", "[0.1,0.5,0.9]"}, {"base_score", "0.3"}});
+  CHECK(parity_base_score_text(q) == "[3E-1,3E-1,3E-1]");
+  CHECK(!q.boost_from_average);
+  CHECK(q.num_target == 3);
+  REQUIRE(qh.size() == 2);
+  CHECK(std::get<1>(qh[0][0]) == "quantile");
+  auto const [e, eh] = fit({{"objective", "binary:logistic"}});
+  CHECK(e.boost_from_average);
+  CHECK(parity_base_score_text(e) != "[5E-1]");
+  auto const [z, zh] = fit({{"objective", "binary:logistic"}, {"boost_from_average", "0"}});
+  CHECK(parity_base_score_text(z) == "[5E-1]");
+  CHECK(!z.boost_from_average);
+  // upstream evaluates no metric at all, and the eval log has none
+  auto const [n, nh] = fit({{"objective", "binary:logistic"}, {"disable_default_eval_metric", "1"}});
+  REQUIRE(nh.size() == 2);
+  CHECK(nh[0].empty());
+  auto const [m, mh] = fit({{"objective", "binary:logistic"}, {"disable_default_eval_metric", "1"}, {"eval_metric", "auc"}});
+  CHECK(std::get<1>(mh[0].at(0)) == "auc");
+  kboost::BasicBooster<TEST_EXECSPACE> b;
+  CHECK_THROWS_WITH(b.train(kboost::parse_params({{"objective", "binary:logistic"}, {"disable_default_eval_metric", "1"},
+                                                  {"early_stopping_rounds", "2"}}),
+                            d, {{"train", d}}),
+                    Catch::Matchers::ContainsSubstring("disable_default_eval_metric"));
 }
