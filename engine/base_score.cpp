@@ -3,6 +3,7 @@
 
 #include <kboost/core/output_transform.hpp>
 #include <kboost/core/portable_math.hpp>
+#include <kboost/kernels/detail/cox.hpp>
 #include <kboost/kernels/leaf_refit.hpp>
 
 #include <algorithm>
@@ -189,6 +190,15 @@ std::vector<float> estimate_base_score(ObjectiveParams const& params, std::vecto
     }
     case ObjectiveKind::kPseudoHuber:
     case ObjectiveKind::kSquaredLogError: return {static_cast<float>(newton_from_zero(params, k, labels, weights))};
+    case ObjectiveKind::kCox: {  // FitIntercept: a Newton step from margin 0, then PredTransform (exp)
+      std::vector<float> const zero(labels.size(), 0.0f);
+      std::vector<float> g(labels.size()), h(labels.size());
+      detail::cox_gradients(zero.data(), labels.data(), weights.empty() ? nullptr : weights.data(), labels.size(),
+                            g.data(), h.data());
+      double G = 0, H = 0;
+      for (std::size_t i = 0; i < g.size(); ++i) G += g[i], H += h[i];
+      return {pmath::expf(static_cast<float>(-G / std::max(H, static_cast<double>(1e-6f))))};
+    }
     case ObjectiveKind::kSquaredError:
     case ObjectiveKind::kLogistic:
     case ObjectiveKind::kLogitRaw:

@@ -18,6 +18,7 @@ namespace kboost {
 ///    label mean (FitInterceptGlmLike), or, when scale_pos_weight != 1, one Newton step from margin
 ///    0 (FitStump: -Σg/Σh in double) mapped through the output transform;
 ///  - reg:pseudohubererror, reg:squaredlogerror: the Newton step from 0;
+///  - survival:cox: the Newton step from 0 of the Cox gradients, through exp (FitIntercept);
 ///  - reg:absoluteerror: weighted median (common::Quantile / WeightedQuantile at 0.5), times the
 ///    weight sum and divided by it again, as upstream;
 ///  - reg:quantileerror: the labels' quantile at each quantile_alpha (one value per alpha);

@@ -259,6 +259,9 @@ void BasicBooster<ExecutionSpace>::train(TrainParams const& p, HostDMatrix const
   int const n_groups = objective_outputs(obj, kind);
   if (is_multiclass(kind) && p.num_class < 2) throw std::runtime_error("train: " + obj.name + " needs num_class >= 2");
   if (n_groups < 1) throw std::runtime_error("train: " + obj.name + " needs quantile_alpha");
+  if (comm_->size() > 1 && kind == ObjectiveKind::kCox)
+    throw AgreedError("train: survival:cox is not available on several ranks yet (its risk sets run over all rows "
+                      "in time order)");
   if (comm_->size() > 1 && refits_leaves(kind))
     throw AgreedError("train: " + obj.name + " is not available on several ranks yet (its leaf refit takes quantiles "
                       "of each leaf's residuals over all rows)");

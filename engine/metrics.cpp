@@ -97,6 +97,30 @@ double evaluate_metric(std::string const& name, std::vector<float> const& preds,
     }
     return esum / wsum;
   }
+  if (base == "cox-nloglik") {  // EvalCox (rank_metric.cc): preds are exp(margin), |label| sorts the times
+    std::vector<std::size_t> order(n);
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return std::fabs(labels[a]) < std::fabs(labels[b]); });
+    double exp_p_sum = 0;
+    for (std::size_t i = 0; i < n; ++i) exp_p_sum += preds[i];
+    double out = 0, accumulated_sum = 0;
+    std::size_t events = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      std::size_t const ind = order[i];
+      float const label = labels[ind];
+      if (label > 0) {
+        out -= std::log(preds[ind]) - std::log(exp_p_sum);
+        ++events;
+      }
+      accumulated_sum += preds[ind];
+      if (i == n - 1 || std::fabs(label) < std::fabs(labels[order[i + 1]])) {
+        exp_p_sum -= accumulated_sum;
+        accumulated_sum = 0;
+      }
+    }
+    return out / static_cast<double>(events);
+  }
   if (n_groups > 1) {
     if (base != "mlogloss" && base != "merror")
       throw std::runtime_error("metric " + name + ": not supported for " + std::to_string(n_groups) + " outputs");

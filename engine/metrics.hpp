@@ -14,7 +14,8 @@ namespace kboost {
 /// weights (rows or empty = 1).
 /// Names: rmse, rmsle, mae, mape, mphe, logloss, error, error@t, auc, mlogloss, merror,
 /// poisson-nloglik, gamma-nloglik, gamma-deviance, tweedie-nloglik@rho, quantile (mean pinball
-/// loss over rows and `quantile_alpha`, one output group per alpha: upstream QuantileError).
+/// loss over rows and `quantile_alpha`, one output group per alpha: upstream QuantileError),
+/// cox-nloglik (negative partial log-likelihood per event: upstream EvalCox).
 /// auc with only one class present returns NaN (as upstream). Throws std::runtime_error on an
 /// unknown metric or mismatched sizes, naming the metric.
 double evaluate_metric(std::string const& name, std::vector<float> const& preds, std::vector<float> const& labels,

@@ -9,6 +9,7 @@
 #include <kboost/core/objective.hpp>
 #include <kboost/core/portable_math.hpp>
 #include <kboost/core/transfers.hpp>
+#include <kboost/kernels/detail/cox.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -16,6 +17,7 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 namespace kboost {
 
@@ -123,6 +125,24 @@ struct GradientFunctor {
   }
 };
 
+/// survival:cox's gradients (groups = 1): margins, labels and weights to the host, the risk-set
+/// sums there (kernels/detail/cox.hpp), the pairs back.
+template <class Mem>
+void cox_gradients_on_host(Kokkos::View<const float**, Kokkos::LayoutRight, Mem> margin,
+                           Kokkos::View<const float*, Mem> label, Kokkos::View<const float*, Mem> weight,
+                           Kokkos::View<GradientPair**, Kokkos::LayoutRight, Mem> gpair) {
+  if (margin.extent(1) != 1) throw std::runtime_error("survival:cox has one output, not " + std::to_string(margin.extent(1)));
+  auto const hm = counted_to_host(margin);
+  auto const hl = counted_to_host(label);
+  auto const hw = counted_to_host(weight);
+  std::size_t const n = hm.extent(0);
+  std::vector<float> g(n), h(n);
+  cox_gradients(hm.data(), hl.data(), hw.extent(0) == 0 ? nullptr : hw.data(), n, g.data(), h.data());
+  auto hg = Kokkos::create_mirror_view(gpair);
+  for (std::size_t i = 0; i < n; ++i) hg(0, i) = GradientPair{g[i], h[i]};
+  counted_deep_copy(gpair, hg);
+}
+
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__CUDACC__) && !defined(__HIPCC__)
 #define KBOOST_HOST_FMA_DISPATCH 1
 /// Rows [begin, end) of f compiled for x86-64 cores with FMA, where pmath's std::fma calls become
@@ -162,7 +182,7 @@ void launch_gradients(ExecutionSpace const& space, std::size_t n, Args const&...
 /// (rows with label == 1, reg:squarederror/reg:logistic/binary:*) scale both components as upstream.
 /// Throws std::runtime_error when a label is outside the objective's domain (upstream's CheckLabel
 /// message) or when the objective has no training gradients in kboost (squaredlogerror: log1p is not
-/// bit-portable; cox, aft, rank:*, hinge). reg:quantileerror needs one quantile_alpha per group.
+/// bit-portable; aft, rank:*, hinge). survival:cox's risk-set sums run on the host. reg:quantileerror needs one quantile_alpha per group.
 template <class ExecutionSpace, class Mem>
 void compute_gradients(ExecutionSpace const& space, ObjectiveParams const& params,
                        Kokkos::View<const float**, Kokkos::LayoutRight, Mem> margin,
@@ -171,7 +191,7 @@ void compute_gradients(ExecutionSpace const& space, ObjectiveParams const& param
   compat::ScopedRegion region("kboost::objective::compute_gradients");
   ObjectiveKind const kind = objective_kind(params.name);
   switch (kind) {
-    case ObjectiveKind::kSquaredLogError: case ObjectiveKind::kCox: case ObjectiveKind::kAft: case ObjectiveKind::kRank:
+    case ObjectiveKind::kSquaredLogError: case ObjectiveKind::kAft: case ObjectiveKind::kRank:
     case ObjectiveKind::kHinge:
       throw std::runtime_error("objective " + params.name + ": training is not supported by kboost");
     default: break;
@@ -187,6 +207,10 @@ void compute_gradients(ExecutionSpace const& space, ObjectiveParams const& param
   if (kind == ObjectiveKind::kQuantile && static_cast<int>(params.quantile_alpha.size()) != groups)
     throw std::runtime_error("compute_gradients: reg:quantileerror has " + std::to_string(params.quantile_alpha.size()) +
                              " quantile_alpha values for " + std::to_string(groups) + " output groups");
+  if (kind == ObjectiveKind::kCox) {
+    detail::cox_gradients_on_host(margin, label, weight, gpair);
+    return;
+  }
   Kokkos::View<int, Mem> bad_rows("kboost::objective::bad_rows");
   Kokkos::View<const float*, Mem> alpha;
   if (kind == ObjectiveKind::kQuantile)

@@ -78,6 +78,12 @@ def load(name):
         y = (df.pop(14).astype(str).str.strip() == ">50K").to_numpy(np.float32)
         X = codes(df).to_numpy(np.float32)
         return (*split(X, y), "binary:logistic", {})
+    if name == "veterans_lung_cancer":  # survival:cox: label = lower bound, negated when right-censored
+        df = pd.read_csv(os.path.join(d, "veterans_lung_cancer/veterans_lung_cancer.csv"))
+        lower = df.pop("Survival_label_lower_bound").to_numpy(np.float32)
+        upper = df.pop("Survival_label_upper_bound").to_numpy(np.float32)
+        y = np.where(np.isinf(upper), -lower, lower).astype(np.float32)
+        return (*split(df.to_numpy(np.float32), y), "survival:cox", {})
     raise ValueError(name)
 
 
@@ -91,6 +97,18 @@ VARIANTS = {
 
 
 def metric(objective, y, p, extra=None):
+    if objective == "survival:cox":  # upstream EvalCox on exp(margin) predictions
+        order = np.argsort(np.abs(y), kind="stable")
+        total, out, acc, events = float(np.sum(p.astype(np.float64))), 0.0, 0.0, 0
+        for i, ind in enumerate(order):
+            if y[ind] > 0:
+                out -= np.log(float(p[ind])) - np.log(total)
+                events += 1
+            acc += float(p[ind])
+            if i == len(y) - 1 or abs(y[ind]) < abs(y[order[i + 1]]):
+                total -= acc
+                acc = 0.0
+        return "cox-nloglik", out / events
     if objective == "reg:absoluteerror":
         return "mae", float(np.mean(np.abs(y.astype(np.float64) - p.astype(np.float64))))
     if objective == "reg:quantileerror":
@@ -177,7 +195,7 @@ def main():
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--datasets", default="agaricus,lightgbm_binary,lightgbm_multiclass,california_housing,adult,"
                     "california_housing:absoluteerror,california_housing:quantile,california_housing:monotone,"
-                    "california_housing:interaction")
+                    "california_housing:interaction,veterans_lung_cancer")
     a = ap.parse_args()
     rows = []
     with tempfile.TemporaryDirectory() as tmp:

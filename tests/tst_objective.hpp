@@ -184,9 +184,22 @@ TEST_CASE("gradients " TEST_BACKEND ": invalid labels throw naming the objective
   p.name = "multi:softprob";
   p.num_class = 2;
   CHECK_THROWS_AS(run(p, {0.0f, 0.0f}, 2, {2.0f}, {}), std::runtime_error);
-  p.name = "survival:cox";
-  CHECK_THROWS_AS(run(p, {0.0f}, 1, {1.0f}, {}), std::runtime_error);
   CHECK_THROWS_AS(kboost::objective_kind("reg:nonsense"), std::runtime_error);
+}
+
+TEST_CASE("gradients " TEST_BACKEND ": survival:cox by hand (Breslow risk sets, a censored row)", "[objective]") {
+  // times 1 (event), 2 (censored), 3 (event) at margin 0: the risk sets hold 3, 2 and 1 rows, so
+  // r = 1/3, 1/3, 4/3 and s = 1/9, 1/9, 10/9; g = exp(m)·r − event, h = exp(m)·r − exp(m)²·s.
+  kboost::ObjectiveParams p;
+  p.name = "survival:cox";
+  auto const g = run(p, {0.0f, 0.0f, 0.0f}, 1, {3.0f, -2.0f, 1.0f}, {1.0f, 2.0f, 1.0f});
+  REQUIRE(g.size() == 3);
+  CHECK(g[2].grad == static_cast<float>(1.0 / 3 - 1));
+  CHECK(g[1].grad == static_cast<float>(1.0 / 3 * 2));
+  CHECK(g[0].grad == static_cast<float>(4.0 / 3 - 1));
+  CHECK(g[2].hess == static_cast<float>(1.0 / 3 - 1.0 / 9));
+  CHECK(g[1].hess == static_cast<float>((1.0 / 3 - 1.0 / 9) * 2));
+  CHECK(g[0].hess == static_cast<float>(4.0 / 3 - 10.0 / 9));
 }
 
 TEST_CASE("objective " TEST_BACKEND ": transforms and prob_to_margin", "[objective]") {

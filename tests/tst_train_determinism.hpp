@@ -5,6 +5,7 @@
 // (CUDA and HIP included) also reproduces the committed tree fingerprints.
 #include <catch2/catch_test_macros.hpp>
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -151,6 +152,14 @@ TEST_CASE("train " TEST_BACKEND ": model bytes identical across runs and backend
                 {"grow_policy", "lossguide"}, {"max_leaves", "31"}, {"max_depth", "0"},
                 {"interaction_constraints", "[[0,1],[2,3,4],[5,6,7,8]]"}},
                housing, housing);
+  }
+  SECTION("survival:cox (risk sets on the host), right-censored rows") {
+    kboost::ReadOptions csv;
+    csv.label_column = "Survival_label_lower_bound";
+    auto vet = kboost::read_dataset(shared_path("data/veterans_lung_cancer/veterans_lung_cancer.csv"), csv);
+    for (std::size_t i = 0; i < vet.n_rows; ++i)  // column 0 is the upper bound: inf = censored
+      if (std::isinf(vet.dense(i, 0))) vet.label(i) = -vet.label(i);
+    check_bits("veterans_cox", {{"objective", "survival:cox"}, {"num_round", "10"}, {"max_depth", "3"}}, vet, vet);
   }
   SECTION("multi:softprob") {
     kboost::ReadOptions tsv;

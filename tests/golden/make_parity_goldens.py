@@ -4,12 +4,14 @@ housing (shared/data/california_housing/housing.csv; label median_house_value, o
 its sorted category codes, total_bedrooms' empty cells missing), trained on the first 80 % of the
 rows and evaluated on the rest, for the objectives and constraints kboost trains like upstream:
 reg:absoluteerror (leaf refit to residual medians), reg:quantileerror with three alphas (three
-outputs), monotone_constraints and interaction_constraints.
+outputs), monotone_constraints and interaction_constraints. Also survival:cox on the veterans' lung
+cancer data (shared/data/veterans_lung_cancer; label = the lower bound, negated for the rows whose
+upper bound is inf, i.e. right-censored), all 137 rows trained and evaluated.
 
 Per case: the parameters, upstream's base_score text (its model's learner_model_param), the
 held-out metric after every round, and the first tree's arrays (floats as hex of their float32).
     .venv/bin/python tests/golden/make_parity_goldens.py      (a venv with xgboost 3.2.0, pandas)
-Output: tests/golden/parity_housing.json
+Output: tests/golden/parity_goldens.json
 """
 import json
 import os
@@ -72,6 +74,24 @@ for name, p in CASES.items():
             "base_weights": hexes(tree["base_weights"]),
         },
     }
-with open(os.path.join(here, "parity_housing.json"), "w") as f:
+vet = pd.read_csv(os.path.join(shared, "data", "veterans_lung_cancer", "veterans_lung_cancer.csv"))
+lower = vet.pop("Survival_label_lower_bound").to_numpy(np.float32)
+upper = vet.pop("Survival_label_upper_bound").to_numpy(np.float32)
+cox_y = np.where(np.isinf(upper), -lower, lower).astype(np.float32)
+dcox = xgb.DMatrix(vet.to_numpy(np.float32), label=cox_y)
+cox_params = {"objective": "survival:cox", "max_depth": "3", "eta": "0.1"}
+history = {}
+bst = xgb.train({**cox_params, "tree_method": "hist", "nthread": 1}, dcox, ROUNDS, evals=[(dcox, "train")],
+                evals_result=history, verbose_eval=False)
+model = json.loads(bst.save_raw("json"))
+tree = model["learner"]["gradient_booster"]["model"]["trees"][0]
+golden["cox"] = {
+    "params": cox_params, "labels": [float(v) for v in cox_y],
+    "base_score": model["learner"]["learner_model_param"]["base_score"],
+    "train_metric": history["train"]["cox-nloglik"],
+    "tree0": {"left_children": tree["left_children"], "split_indices": tree["split_indices"],
+              "split_conditions": hexes(tree["split_conditions"])},
+}
+with open(os.path.join(here, "parity_goldens.json"), "w") as f:
     json.dump(golden, f, indent=1)
     f.write("\n")
