@@ -31,6 +31,9 @@ double weighted_mean(std::vector<float> const& y, std::vector<float> const& w) {
   return s;
 }
 
+/// tree::FitStump's leaf: CalcUnregularizedWeight, -G / max(H, kRtEps).
+double unregularized_weight(double G, double H) { return -G / std::max(H, static_cast<double>(1e-6f)); }
+
 /// tree::FitStump from margin 0: -Σg / Σh over rows (double sums of float gradients).
 double newton_from_zero(ObjectiveParams const& p, ObjectiveKind k, std::vector<float> const& y,
                         std::vector<float> const& w) {
@@ -85,8 +88,7 @@ double newton_from_zero(ObjectiveParams const& p, ObjectiveKind k, std::vector<f
     G += g;
     H += h;
   }
-  // tree::FitStump -> CalcUnregularizedWeight: -G / max(H, kRtEps)
-  return -G / std::max(H, static_cast<double>(1e-6f));
+  return unregularized_weight(G, H);
 }
 
 /// common::Quantile / WeightedQuantile at alpha of the labels (upstream src/common/stats.h; the
@@ -197,7 +199,7 @@ std::vector<float> estimate_base_score(ObjectiveParams const& params, std::vecto
                             g.data(), h.data());
       double G = 0, H = 0;
       for (std::size_t i = 0; i < g.size(); ++i) G += g[i], H += h[i];
-      return {pmath::expf(static_cast<float>(-G / std::max(H, static_cast<double>(1e-6f))))};
+      return {pmath::expf(static_cast<float>(unregularized_weight(G, H)))};
     }
     case ObjectiveKind::kSquaredError:
     case ObjectiveKind::kLogistic:

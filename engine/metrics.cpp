@@ -7,6 +7,7 @@
 
 #include <kboost/core/objective.hpp>
 #include <kboost/core/output_transform.hpp>
+#include <kboost/kernels/detail/cox.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -98,10 +99,7 @@ double evaluate_metric(std::string const& name, std::vector<float> const& preds,
     return esum / wsum;
   }
   if (base == "cox-nloglik") {  // EvalCox (rank_metric.cc): preds are exp(margin), |label| sorts the times
-    std::vector<std::size_t> order(n);
-    std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(),
-                     [&](std::size_t a, std::size_t b) { return std::fabs(labels[a]) < std::fabs(labels[b]); });
+    auto const order = detail::label_abs_order(labels.data(), n);
     double exp_p_sum = 0;
     for (std::size_t i = 0; i < n; ++i) exp_p_sum += preds[i];
     double out = 0, accumulated_sum = 0;

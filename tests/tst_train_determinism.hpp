@@ -88,6 +88,13 @@ void check_bits(std::string const& name, std::map<std::string, std::string> cons
 #endif
 }
 
+/// California housing with its label column (the shared data; skips without it).
+kboost::HostDMatrix read_housing() {
+  kboost::ReadOptions csv;
+  csv.label_column = "median_house_value";
+  return kboost::read_dataset(kboost::test::shared_path("data/california_housing/housing.csv"), csv);
+}
+
 }  // namespace
 
 TEST_CASE("train " TEST_BACKEND ": model bytes identical across runs and backends (agaricus)", "[train][bits]") {
@@ -110,18 +117,14 @@ TEST_CASE("train " TEST_BACKEND ": model bytes identical across runs and backend
 TEST_CASE("train " TEST_BACKEND ": model bytes identical across runs and backends (dense data)", "[train][bits][shared]") {
   using kboost::test::shared_path;
   SECTION("regression with subsample and column sampling, missing values") {
-    kboost::ReadOptions csv;
-    csv.label_column = "median_house_value";
-    auto const housing = kboost::read_dataset(shared_path("data/california_housing/housing.csv"), csv);
+    auto const housing = read_housing();
     check_bits("housing_sampling", {{"objective", "reg:squarederror"}, {"num_round", "4"}, {"subsample", "0.7"},
                 {"colsample_bytree", "0.8"}, {"colsample_bylevel", "0.9"}, {"colsample_bynode", "0.8"},
                 {"seed", "7"}},
                housing, housing);
   }
   SECTION("exact quantile sketch (sketch_method = exact_quantile), weighted rows") {
-    kboost::ReadOptions csv;
-    csv.label_column = "median_house_value";
-    auto housing = kboost::read_dataset(shared_path("data/california_housing/housing.csv"), csv);
+    auto housing = read_housing();
     housing.weight = Kokkos::View<float*, Kokkos::HostSpace>("w", housing.n_rows);
     for (std::size_t i = 0; i < housing.n_rows; ++i) housing.weight(i) = 0.5f + static_cast<float>(i % 5) * 0.25f;
     check_bits("housing_exact_quantile", {{"objective", "reg:squarederror"}, {"num_round", "4"}, {"max_depth", "8"},
@@ -129,9 +132,7 @@ TEST_CASE("train " TEST_BACKEND ": model bytes identical across runs and backend
                housing, housing);
   }
   SECTION("adaptive leaves: reg:absoluteerror refit with row sampling, reg:quantileerror with weights") {
-    kboost::ReadOptions csv;
-    csv.label_column = "median_house_value";
-    auto housing = kboost::read_dataset(shared_path("data/california_housing/housing.csv"), csv);
+    auto housing = read_housing();
     check_bits("housing_mae_subsample", {{"objective", "reg:absoluteerror"}, {"num_round", "4"}, {"subsample", "0.7"},
                 {"seed", "3"}},
                housing, housing);
@@ -142,9 +143,7 @@ TEST_CASE("train " TEST_BACKEND ": model bytes identical across runs and backend
                housing, housing);
   }
   SECTION("monotone and interaction constraints") {
-    kboost::ReadOptions csv;
-    csv.label_column = "median_house_value";
-    auto const housing = kboost::read_dataset(shared_path("data/california_housing/housing.csv"), csv);
+    auto const housing = read_housing();
     check_bits("housing_monotone", {{"objective", "reg:squarederror"}, {"num_round", "4"}, {"max_depth", "7"},
                 {"monotone_constraints", "(1,-1,0,0,0,0,0,1)"}},
                housing, housing);
