@@ -40,6 +40,7 @@ struct TreeModel {
 struct FeatureCategories {
   std::vector<std::string> strings;  ///< string categories (pandas object/string categories)
   std::vector<double> numbers;       ///< numeric categories (pandas integer/float categories)
+  std::int32_t type = 15;            ///< numbers' array type as upstream's Value::ValueKind (15: int64)
   bool empty() const { return strings.empty() && numbers.empty(); }
 };
 

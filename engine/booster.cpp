@@ -78,6 +78,8 @@ GrowParams grow_params(TrainParams const& p) {
   g.split.max_delta_step = p.max_delta_step;
   g.split.min_child_weight = p.min_child_weight;
   g.split.gamma = p.gamma;
+  g.split.max_cat_to_onehot = p.max_cat_to_onehot;
+  g.split.max_cat_threshold = p.max_cat_threshold;
   g.eta = p.eta;
   g.max_depth = p.max_depth;
   g.max_leaves = p.max_leaves;

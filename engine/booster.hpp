@@ -36,6 +36,7 @@
 #include <kboost/kernels/sampling.hpp>
 #include <kboost/io/model_writer.hpp>
 #include <kboost/engine/base_score.hpp>
+#include <kboost/engine/categories.hpp>
 #include <kboost/engine/hist_tuner.hpp>
 #include <kboost/engine/metrics.hpp>
 #include <kboost/engine/params.hpp>
@@ -266,6 +267,13 @@ void BasicBooster<ExecutionSpace>::train(TrainParams const& p, HostDMatrix const
     throw AgreedError("train: " + obj.name + " is not available on several ranks yet (its leaf refit takes quantiles "
                       "of each leaf's residuals over all rows)");
   std::size_t const rows = dtrain.n_rows;
+  std::vector<std::uint8_t> categorical;
+  run_on_all_ranks(*comm_, [&] { categorical = categorical_features(p, dtrain); });
+  if (!categorical.empty() && p.sketch_method == "exact_quantile")
+    throw std::runtime_error("train: kboost_sketch_method = exact_quantile does not take categorical features "
+                             "(upstream_cpu does)");
+  if (!categorical.empty() && continuing)
+    throw std::runtime_error("train: continuing a model on categorical features is not available yet");
 
   // ---- data on the device: dense rows, or CSR arrays that are binned without a dense copy
   bool const sparse = dtrain.is_sparse();
@@ -332,9 +340,9 @@ void BasicBooster<ExecutionSpace>::train(TrainParams const& p, HostDMatrix const
                                       Kokkos::View<const float*, Mem>(weight), p.max_bin);
     else if (sparse)
       cuts = sketch_cuts_from_host_csr<Mem>(space_, hXs.row_map, hXs.entries, hXs.values, hXs.n_features,
-                                            dtrain.weight, p.max_bin, *comm_);
+                                            dtrain.weight, p.max_bin, *comm_, categorical);
     else
-      cuts = sketch_cuts_from_host<Mem>(space_, hX, dtrain.weight, p.max_bin, *comm_);
+      cuts = sketch_cuts_from_host<Mem>(space_, hX, dtrain.weight, p.max_bin, *comm_, categorical);
   }
   // ---- model header
   model_ = Model{};
@@ -347,8 +355,8 @@ void BasicBooster<ExecutionSpace>::train(TrainParams const& p, HostDMatrix const
   model_.num_target = is_multiclass(kind) ? 1 : n_groups;
   model_.num_feature = static_cast<int>(dtrain.n_features);
   model_.feature_names = dtrain.info.feature_names;
-  // Every feature is trained as numerical (string columns arrive as their codes), so say "q".
-  if (!model_.feature_names.empty()) model_.feature_types.assign(model_.feature_names.size(), "q");
+  model_.feature_types = model_feature_types(dtrain, categorical);
+  model_.category_encoder = training_category_encoder(dtrain);
   model_.objective_config = objective_config(p, obj);
   model_.iteration_indptr.push_back(0);
   state_ = TrainState{};

@@ -185,6 +185,9 @@ TrainParams parse_params(std::map<std::string, std::string> const& kv) {
        }},
       {"interaction_constraints",
        [&p](std::string const& k, std::string const& v) { p.interaction_constraints = index_sets(k, v); }},
+      {"max_cat_to_onehot", integer(p.max_cat_to_onehot, 1, kIntMax)},
+      {"max_cat_threshold", integer(p.max_cat_threshold, 1, kIntMax)},
+      {"enable_categorical", boolean(p.enable_categorical)},
       {"quantile_alpha",
        [&p](std::string const& k, std::string const& v) {
          p.quantile_alpha.clear();

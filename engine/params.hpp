@@ -39,6 +39,15 @@ struct TrainParams {
   /// interaction_constraints "[[0,1],[2,3,4]]": feature index sets; a branch may only use features
   /// that share a set with every feature already used on its path. Empty: none.
   std::vector<std::vector<int>> interaction_constraints;
+  /// Categorical features (DatasetInfo::feature_types) split on category sets as upstream's hist
+  /// (src/tree/hist/evaluate_splits.h): one category against the rest when the feature has fewer
+  /// than max_cat_to_onehot categories, else a partition of the categories sorted by their weight,
+  /// at most max_cat_threshold categories on the side the search grows.
+  int max_cat_to_onehot = 4;
+  int max_cat_threshold = 64;
+  /// false: categorical features are refused (upstream's Python refuses category columns unless
+  /// enable_categorical is set; the CLI reads text columns as categories, so kboost's default is true).
+  bool enable_categorical = true;
   // learner / objective
   std::string objective = "reg:squarederror";
   int num_class = 0;

@@ -207,13 +207,19 @@ std::vector<FeatureCategories> parse_category_encoder(fjson const& cats, int num
     auto const* offsets = fc.find(e, "offsets");
     if (offsets && offsets->is_array() && !offsets->empty()) {
       auto off = fc.ints<std::int64_t>(e, "offsets");
-      auto bytes = fc.ints<std::uint8_t>(e, "values");
+      // UTF-8 bytes, written by upstream as a signed int8 array (bytes >= 0x80 negative)
+      std::vector<unsigned char> bytes;
+      for (auto b : fc.ints<std::int16_t>(e, "values")) {
+        if (b < -128 || b > 255) fc.error("values", "byte out of range: " + std::to_string(b));
+        bytes.push_back(static_cast<unsigned char>(b));
+      }
       for (std::size_t k = 0; k + 1 < off.size(); ++k) {
         if (off[k] < 0 || off[k] > off[k + 1] || static_cast<std::size_t>(off[k + 1]) > bytes.size())
           fc.error("offsets", "entry " + std::to_string(k) + " outside 'values'");
         out[f].strings.emplace_back(bytes.begin() + off[k], bytes.begin() + off[k + 1]);
       }
     } else if (fc.find(e, "values")) {
+      if (auto const* type = fc.find(e, "type"); type && type->is_number_integer()) out[f].type = type->get<int>();
       for (auto const& v : fc.array(e, "values")) {
         if (v.is_number_integer()) out[f].numbers.push_back(static_cast<double>(v.get<long long>()));
         else if (v.is_number()) out[f].numbers.push_back(static_cast<double>(v.get<float>()));

@@ -27,7 +27,7 @@ namespace {
 
 /// A node of the typed document.
 struct Node {
-  enum class Kind { kObject, kArray, kF32Array, kI32Array, kI64Array, kU8Array, kString, kInteger, kFloat };
+  enum class Kind { kObject, kArray, kF32Array, kI32Array, kI64Array, kU8Array, kI8Array, kString, kInteger, kFloat };
   Kind kind = Kind::kObject;
   std::vector<std::pair<std::string, Node>> members;  // kObject, kept sorted by key
   std::vector<Node> items;                            // kArray
@@ -170,6 +170,65 @@ Node tree_node(TreeModel const& t, int id, int num_feature) {
   return j;
 }
 
+/// Position order of one feature's categories as upstream's sorted_idx (src/encoder/ordinal.h:
+/// a stable argsort; strings compared byte by byte as signed int8, a prefix first).
+std::vector<int> category_order(FeatureCategories const& f) {
+  std::size_t const n = f.strings.empty() ? f.numbers.size() : f.strings.size();
+  std::vector<int> idx(n);
+  for (std::size_t i = 0; i < n; ++i) idx[i] = static_cast<int>(i);
+  auto const string_less = [&f](int a, int b) {
+    auto const& x = f.strings[static_cast<std::size_t>(a)];
+    auto const& y = f.strings[static_cast<std::size_t>(b)];
+    return std::lexicographical_compare(x.begin(), x.end(), y.begin(), y.end(), [](char p, char q) {
+      return static_cast<signed char>(p) < static_cast<signed char>(q);
+    });
+  };
+  auto const number_less = [&f](int a, int b) { return f.numbers[static_cast<std::size_t>(a)] < f.numbers[static_cast<std::size_t>(b)]; };
+  if (!f.strings.empty()) std::stable_sort(idx.begin(), idx.end(), string_less);
+  else std::stable_sort(idx.begin(), idx.end(), number_less);
+  return idx;
+}
+
+/// gradient_booster.model.cats as upstream's CatContainer::SaveJson (src/data/cat_container.cc):
+/// one enc entry per feature ({"offsets", "values"} bytes for strings, {"type", "values"} for
+/// numbers, empty lists for a numerical feature), feature_segments (features + 1 prefix sums of
+/// the category counts) and sorted_idx; all three empty when the model has no encoder.
+Node category_encoder_node(Model const& m) {
+  using K = Node::Kind;
+  Node cats = Node::object();
+  Node enc = Node::array();
+  std::vector<int> segments, sorted;
+  if (m.has_category_encoder()) {
+    segments.push_back(0);
+    for (auto const& f : m.category_encoder) {
+      Node e = Node::object();
+      if (!f.numbers.empty()) {
+        e.set("type", Node::integer_value(f.type));
+        std::vector<std::int64_t> values(f.numbers.begin(), f.numbers.end());
+        K const kind = f.type == 9 ? K::kI8Array : f.type == 10 ? K::kU8Array : f.type <= 14 ? K::kI32Array : K::kI64Array;
+        e.set("values", Node::typed(kind, values));
+      } else {
+        std::vector<int> offsets, bytes;
+        for (auto const& str : f.strings) {
+          if (offsets.empty()) offsets.push_back(0);
+          for (char ch : str) bytes.push_back(static_cast<signed char>(ch));
+          offsets.push_back(static_cast<int>(bytes.size()));
+        }
+        e.set("offsets", Node::typed(K::kI32Array, offsets));
+        e.set("values", Node::typed(K::kI8Array, bytes));
+      }
+      enc.items.push_back(std::move(e));
+      auto const order = category_order(f);
+      sorted.insert(sorted.end(), order.begin(), order.end());
+      segments.push_back(segments.back() + static_cast<int>(order.size()));
+    }
+  }
+  cats.set("enc", std::move(enc));
+  cats.set("feature_segments", Node::typed(K::kI32Array, segments));
+  cats.set("sorted_idx", Node::typed(K::kI32Array, sorted));
+  return cats;
+}
+
 Node model_node(Model const& m) {
   if (m.tree_info.size() != m.trees.size())
     throw std::runtime_error("save_model: tree_info has " + std::to_string(m.tree_info.size()) + " entries for " +
@@ -179,11 +238,7 @@ Node model_node(Model const& m) {
     trees.items.push_back(tree_node(m.trees[t], static_cast<int>(t), m.num_feature));
   std::vector<int> indptr = m.iteration_indptr;
   if (indptr.empty()) indptr.push_back(0);
-  using K = Node::Kind;
-  Node cats = Node::object();
-  cats.set("enc", Node::array());
-  cats.set("feature_segments", Node::typed(K::kI32Array, std::vector<int>{}));
-  cats.set("sorted_idx", Node::typed(K::kI32Array, std::vector<int>{}));
+  Node cats = category_encoder_node(m);
   Node gbparam = Node::object();
   gbparam.set("num_parallel_tree", Node::string(std::to_string(m.num_parallel_tree)));
   gbparam.set("num_trees", Node::string(std::to_string(m.trees.size())));
@@ -278,7 +333,8 @@ void write_json(Node const& n, std::string& out) {
     }
     case K::kI32Array:
     case K::kI64Array:
-    case K::kU8Array: {
+    case K::kU8Array:
+    case K::kI8Array: {
       out += '[';
       for (std::size_t i = 0; i < n.ints.size(); ++i) {
         if (i) out += ',';
@@ -347,6 +403,10 @@ void write_ubj(Node const& n, std::string& out) {
     case K::kU8Array:
       typed_header('U', n.ints.size());
       for (auto v : n.ints) out += static_cast<char>(static_cast<std::uint8_t>(v));
+      break;
+    case K::kI8Array:
+      typed_header('i', n.ints.size());
+      for (auto v : n.ints) out += static_cast<char>(static_cast<std::int8_t>(v));
       break;
     case K::kString:
       out += 'S';

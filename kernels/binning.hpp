@@ -37,6 +37,21 @@ KOKKOS_INLINE_FUNCTION std::int32_t search_bin(PtrView const& ptrs, ValView cons
   return static_cast<std::int32_t>(base);
 }
 
+/// Global bin of value `v` of feature `f`, -1 for NaN: search_bin for a numerical feature; for a
+/// categorical one (categorical(f) != 0; `categorical` of extent 0 = none is) the bin of category
+/// trunc(v), clamped to the feature's last bin, as upstream's SearchCatBin (src/common/hist_util.h).
+/// Training data holds only valid categories (checked before the sketch); a negative value maps to
+/// -1 here rather than to a wrong bin.
+template <class PtrView, class ValView, class CatView>
+KOKKOS_INLINE_FUNCTION std::int32_t feature_bin(PtrView const& ptrs, ValView const& values, CatView const& categorical,
+                                                std::size_t f, float v) {
+  if (categorical.extent(0) == 0 || categorical(f) == 0) return search_bin(ptrs, values, f, v);
+  if (!(v >= 0.0f)) return -1;
+  std::uint32_t const n = ptrs(f + 1) - ptrs(f);
+  float const last = static_cast<float>(n - 1);
+  return static_cast<std::int32_t>(ptrs(f) + static_cast<std::uint32_t>(v < last ? v : last));
+}
+
 /// Bytes per bin code the training matrix needs under cuts with pointers `ptrs` (features + 1):
 /// 1 when every feature's bins plus its missing code fit 256 values, else 2 (ELLPACK-like, as
 /// upstream's compressed matrix, src/data/ellpack_page.cuh, which packs symbols to the bit).
@@ -72,8 +87,9 @@ Kokkos::View<BinT**, Kokkos::LayoutRight, Mem> bin_codes(ExecutionSpace const& s
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::binning::codes"), rows, features);
   auto ptrs = cuts.ptrs;
   auto values = cuts.values;
+  auto categorical = cuts.categorical;
   auto code = KOKKOS_LAMBDA(std::size_t i, std::size_t f) {
-    std::int32_t const b = search_bin(ptrs, values, f, X(i, f));
+    std::int32_t const b = feature_bin(ptrs, values, categorical, f, X(i, f));
     codes(i, f) = static_cast<BinT>(b < 0 ? ptrs(f + 1) - ptrs(f) : static_cast<std::uint32_t>(b) - ptrs(f));
   };
   if constexpr (Kokkos::SpaceAccessibility<ExecutionSpace, Kokkos::HostSpace>::accessible) {
@@ -117,11 +133,12 @@ Kokkos::View<BinT**, Kokkos::LayoutRight, Mem> bin_codes_csr(ExecutionSpace cons
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::binning::codes"), rows, features);
   auto ptrs = cuts.ptrs;
   auto cut_values = cuts.values;
+  auto categorical = cuts.categorical;
   auto missing = KOKKOS_LAMBDA(std::size_t i, std::size_t f) { codes(i, f) = static_cast<BinT>(ptrs(f + 1) - ptrs(f)); };
   auto code_stored = KOKKOS_LAMBDA(std::size_t i) {
     for (std::int64_t k = row_map(i); k < row_map(i + 1); ++k) {
       auto const f = static_cast<std::size_t>(entries(k));
-      std::int32_t const b = search_bin(ptrs, cut_values, f, values(k));
+      std::int32_t const b = feature_bin(ptrs, cut_values, categorical, f, values(k));
       if (b >= 0) codes(i, f) = static_cast<BinT>(static_cast<std::uint32_t>(b) - ptrs(f));
     }
   };
@@ -180,12 +197,13 @@ Kokkos::View<std::int32_t**, Kokkos::LayoutRight, Mem> bin_matrix(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::binning::bins"), rows, features);
   auto ptrs = cuts.ptrs;
   auto values = cuts.values;
+  auto categorical = cuts.categorical;
   if constexpr (Kokkos::SpaceAccessibility<ExecutionSpace, Kokkos::HostSpace>::accessible) {
     // host cores: one row per iteration (no division per cell)
     Kokkos::parallel_for("kboost::binning::bin_rows",
                          Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::size_t>>(space, 0, rows),
                          KOKKOS_LAMBDA(std::size_t i) {
-                           for (std::size_t f = 0; f < features; ++f) bins(i, f) = search_bin(ptrs, values, f, X(i, f));
+                           for (std::size_t f = 0; f < features; ++f) bins(i, f) = feature_bin(ptrs, values, categorical, f, X(i, f));
                          });
   } else {
     // devices: one cell per thread, consecutive threads on consecutive cells (coalesced)
@@ -193,7 +211,7 @@ Kokkos::View<std::int32_t**, Kokkos::LayoutRight, Mem> bin_matrix(
                          Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::size_t>>(space, 0, rows * features),
                          KOKKOS_LAMBDA(std::size_t idx) {
                            std::size_t const i = idx / features, f = idx % features;
-                           bins(i, f) = search_bin(ptrs, values, f, X(i, f));
+                           bins(i, f) = feature_bin(ptrs, values, categorical, f, X(i, f));
                          });
   }
   return bins;

@@ -23,20 +23,31 @@ struct SplitParams {
   float max_delta_step = 0.0f;
   float min_child_weight = 1.0f;
   float gamma = 0.0f;             ///< min_split_loss
+  std::int32_t max_cat_to_onehot = 4;   ///< categorical features with fewer bins: one-hot splits
+  std::int32_t max_cat_threshold = 64;  ///< partition splits: categories on the growing side
 };
 
 /// kRtEps of upstream (src/tree/param.h): loss changes at or below it are no split.
 constexpr float kRtEps = 1e-6f;
 
-/// One node's best split. `split_bin`: the GLOBAL bin index of the last bin that goes left
-/// (`ptrs[f] - 1` when no non-missing value goes left); rows with bin <= split_bin go left, missing
-/// rows follow default_left. `fvalue` is the XGBoost split condition (left iff x < fvalue).
+/// Kind of a split: numerical threshold, or a categorical set (upstream's split_type 1) from one
+/// category (one-hot) or from a prefix of the categories sorted by weight (partition).
+enum SplitKind : std::int32_t { kNumericalSplit = 0, kOneHotSplit = 1, kPartitionSplit = 2 };
+
+/// One node's best split. Numerical: `split_bin` is the GLOBAL bin index of the last bin that goes
+/// left (`ptrs[f] - 1` when no non-missing value goes left); rows with bin <= split_bin go left,
+/// missing rows follow default_left; `fvalue` is the XGBoost split condition (left iff x < fvalue).
+/// Categorical (kind != kNumericalSplit): the categories of the right-going set are written to the
+/// evaluator's category words (one-hot: the category of global bin `split_bin`; partition: the
+/// first `cat_count` categories in weight order); every other category goes left.
 struct SplitCandidate {
   float loss_chg = -FLT_MAX;  ///< split gain − parent gain; −FLT_MAX = no split
   std::int32_t feature = -1;
   std::int32_t split_bin = -1;
   float fvalue = 0.0f;
   std::int32_t default_left = 0;
+  std::int32_t kind = kNumericalSplit;
+  std::int32_t cat_count = 0;
   GradientPairInt64 left_sum{}, right_sum{};
 };
 
@@ -145,6 +156,106 @@ KOKKOS_INLINE_FUNCTION float constrained_split_gain(SplitParams const& p, Gradie
   return gain;
 }
 
+/// What evaluate_splits needs for categorical features (all empty when no feature is).
+template <class Mem>
+struct CategoricalEval {
+  Kokkos::View<const std::uint8_t*, Mem> categorical;             ///< features: 1 = categorical
+  Kokkos::View<std::int32_t**, Kokkos::LayoutRight, Mem> order;   ///< n_nodes × total bins: sorted categories
+  Kokkos::View<float**, Kokkos::LayoutRight, Mem> weight;         ///< n_nodes × total bins: category weights
+  Kokkos::View<std::uint32_t**, Kokkos::LayoutRight, Mem> words;  ///< n_nodes × words: right-going categories
+};
+
+namespace detail {
+/// Best categorical split of one node on categorical feature f, whose bins [b0, b1) hold the
+/// categories 0 … n−1, as upstream's CPU hist (src/tree/hist/evaluate_splits.h):
+/// - n < max_cat_to_onehot: EnumerateOneHot. Category c alone goes right, every other one left;
+///   missing rows go left first, then right with c; the first strictly larger gain wins.
+/// - otherwise EnumeratePart: the categories sorted by CalcWeightCat (the unclamped leaf weight;
+///   stable: ties keep category order), then a forward scan growing the right set from the lowest
+///   weight (missing left) and a backward scan growing the left set from the highest (missing
+///   right), each at most min(max_cat_threshold, n) − 1 steps; either way the right-going set is a
+///   prefix of the sorted order, recorded as cat_count.
+/// The sort ranks each category by counting (ties by index), so every team size gives the same
+/// order; the scans run on team rank 0. order/weight: the node's row of the evaluator's scratch,
+/// indexed by global bin. Every team member calls this; the result is meaningful on rank 0.
+template <class Member, class HistRow, class OrderRow, class WeightRow, class GainOf>
+KOKKOS_INLINE_FUNCTION SplitCandidate categorical_split(Member const& m, SplitParams const& p, GradientQuantiser const& q,
+                                                        HistRow const& hist, EvalNode const& node, int f,
+                                                        std::uint32_t b0, std::uint32_t b1,
+                                                        GradientPairInt64 const& missing, OrderRow const& order,
+                                                        WeightRow const& weight, GainOf const& gain_of) {
+  std::int32_t const n = static_cast<std::int32_t>(b1 - b0);
+  SplitCandidate best;
+  auto const consider = [&](GradientPairInt64 const& left, int default_left, SplitKind kind, std::int32_t bin,
+                            std::int32_t count) {
+    float const gain = gain_of(left, node.sum - left);
+    if (gain > best.loss_chg) {
+      best.loss_chg = gain;
+      best.feature = f;
+      best.split_bin = bin;
+      best.fvalue = 0.0f;
+      best.default_left = default_left;
+      best.kind = kind;
+      best.cat_count = count;
+      best.left_sum = left;
+      best.right_sum = node.sum - left;
+    }
+  };
+  if (n < p.max_cat_to_onehot) {
+    if (m.team_rank() == 0) {
+      for (std::int32_t c = 0; c < n; ++c) {
+        GradientPairInt64 const cat = hist(b0 + c);
+        consider(node.sum - cat, 1, kOneHotSplit, static_cast<std::int32_t>(b0) + c, 1);
+        consider(node.sum - (cat + missing), 0, kOneHotSplit, static_cast<std::int32_t>(b0) + c, 1);
+      }
+    }
+    return best;
+  }
+  int const nt = m.team_size(), t = m.team_rank();
+  for (std::int32_t c = t; c < n; c += nt) {
+    GradientPairInt64 const h = hist(b0 + c);
+    weight(b0 + c) = calc_weight(p, detail::to_double_grad(q, h.grad), detail::to_double_hess(q, h.hess));
+  }
+  m.team_barrier();
+  for (std::int32_t c = t; c < n; c += nt) {
+    float const w = weight(b0 + c);
+    std::int32_t rank = 0;
+    for (std::int32_t o = 0; o < n; ++o) {
+      float const wo = weight(b0 + o);
+      rank += (wo < w || (wo == w && o < c)) ? 1 : 0;
+    }
+    order(b0 + rank) = c;
+  }
+  m.team_barrier();
+  if (t == 0) {
+    std::int32_t const steps = (p.max_cat_threshold < n ? p.max_cat_threshold : n) - 1;
+    GradientPairInt64 right{};
+    for (std::int32_t i = 0; i < steps; ++i) {
+      right = right + hist(b0 + order(b0 + i));
+      consider(node.sum - right, 1, kPartitionSplit, -1, i + 1);
+    }
+    GradientPairInt64 left{};
+    for (std::int32_t i = n - 1; i > n - 1 - steps; --i) {
+      left = left + hist(b0 + order(b0 + i));
+      consider(left, 0, kPartitionSplit, -1, i);
+    }
+  }
+  return best;
+}
+
+/// Right-going category words of a categorical candidate `s` of feature f (bins from b0) into
+/// `words` (one node's row; bit c of word c/32: category c goes right), as upstream's cat_bits.
+template <class OrderRow, class WordsRow>
+KOKKOS_INLINE_FUNCTION void write_category_words(SplitCandidate const& s, std::uint32_t b0, OrderRow const& order,
+                                                 WordsRow const& words) {
+  for (std::size_t w = 0; w < words.extent(0); ++w) words(w) = 0u;
+  auto const set = [&](std::int32_t c) { words(c >> 5) |= 1u << (c & 31); };
+  if (s.kind == kOneHotSplit) set(s.split_bin - static_cast<std::int32_t>(b0));
+  if (s.kind == kPartitionSplit)
+    for (std::int32_t i = 0; i < s.cat_count; ++i) set(order(b0 + i));
+}
+}  // namespace detail
+
 /// Best split of every node in `nodes` (extent n_nodes) over the allowed features.
 /// hist: slots × total_bins; cuts: ptrs (features+1), values (total_bins), min_vals (features);
 /// feature_mask: n_nodes × features (1 = may split on it; colsample, interaction constraints);
@@ -153,6 +264,9 @@ KOKKOS_INLINE_FUNCTION float constrained_split_gain(SplitParams const& p, Gradie
 /// Per feature, candidate b (0 ≤ b < bins of f) sends bins < b left (exclusive scan), missing to
 /// the side with the larger gain (right on ties); lowest bin wins ties within a feature, lowest
 /// feature across features. loss_chg = gain − parent gain (float). `scratch`: n_nodes × features.
+/// Categorical features (cats.categorical(f) = 1; detail::categorical_split) write the best
+/// split's right-going categories to cats.words (n_nodes × words, bit c of word c/32), using
+/// cats.order and cats.weight (n_nodes × total bins) as scratch.
 template <class ExecutionSpace, class Mem>
 void evaluate_splits(ExecutionSpace const& space, SplitParams const& p, GradientQuantiser const& q,
                      Kokkos::View<const GradientPairInt64**, Kokkos::LayoutRight, Mem> hist,
@@ -161,8 +275,13 @@ void evaluate_splits(ExecutionSpace const& space, SplitParams const& p, Gradient
                      Kokkos::View<const std::uint8_t**, Kokkos::LayoutRight, Mem> feature_mask,
                      Kokkos::View<const std::int8_t*, Mem> monotone,
                      Kokkos::View<SplitCandidate**, Kokkos::LayoutRight, Mem> scratch,
-                     Kokkos::View<SplitCandidate*, Mem> out, int n_nodes) {
+                     Kokkos::View<SplitCandidate*, Mem> out, int n_nodes,
+                     CategoricalEval<Mem> const& cats = CategoricalEval<Mem>{}) {
   compat::ScopedRegion region("kboost::evaluate_splits");
+  auto const categorical = cats.categorical;
+  auto const cat_order = cats.order;
+  auto const cat_weight = cats.weight;
+  auto const cat_words = cats.words;
   int const n_features = static_cast<int>(ptrs.extent(0)) - 1;
   bool const constrained = monotone.extent(0) != 0;
   // One team per (node, feature); each thread takes a contiguous run of the feature's bins. The
@@ -205,6 +324,13 @@ void evaluate_splits(ExecutionSpace const& space, SplitParams const& p, Gradient
         auto const gain_of = [&](GradientPairInt64 const& l, GradientPairInt64 const& r) {
           return constrained ? constrained_split_gain(p, q, l, r, node.lower, node.upper, c) : split_gain(p, q, l, r);
         };
+        if (categorical.extent(0) != 0 && categorical(f) != 0) {  // uniform over the team
+          SplitCandidate const best = detail::categorical_split(
+              m, p, q, Kokkos::subview(hist, node.slot, Kokkos::ALL), node, f, b0, b1, missing,
+              Kokkos::subview(cat_order, k, Kokkos::ALL), Kokkos::subview(cat_weight, k, Kokkos::ALL), gain_of);
+          if (t == 0) scratch(k, f) = best;
+          return;
+        }
         SplitCandidate best;
         for (std::uint32_t b = lo; b < hi; ++b) {
           GradientPairInt64 const left_m = scan + missing;
@@ -248,6 +374,9 @@ void evaluate_splits(ExecutionSpace const& space, SplitParams const& p, Gradient
         double const parent = constrained ? gain_given_weight(p, G, H, clamp_weight(calc_weight(p, G, H), node.lower, node.upper))
                                           : node_gain(p, G, H);
         if (best.feature >= 0) best.loss_chg = best.loss_chg - static_cast<float>(parent);
+        if (best.kind != kNumericalSplit)
+          detail::write_category_words(best, ptrs(best.feature), Kokkos::subview(cat_order, k, Kokkos::ALL),
+                                       Kokkos::subview(cat_words, k, Kokkos::ALL));
         out(k) = best;
       });
 }

@@ -16,14 +16,22 @@
 
 namespace kboost {
 
-/// How to split one node: its rows ridx[begin, end); a row goes left iff its code of `feature`
-/// (kernels/binning.hpp bin_codes) is ≤ split_bin (a LOCAL bin, −1 when no value goes left), or it is
-/// missing_code (the feature's bin count) and default_left.
+/// How to split one node: its rows ridx[begin, end); a row whose code of `feature`
+/// (kernels/binning.hpp bin_codes) is missing_code (the feature's bin count) goes left iff
+/// default_left. Otherwise, a numerical split (cat_begin < 0) sends it left iff the code is
+/// ≤ split_bin (a LOCAL bin, −1 when no value goes left); a categorical split sends it right iff its
+/// category (= its code) is in the set words[cat_begin, cat_begin + cat_words) of the category
+/// words (bit c of word c/32), as upstream's Decision (src/common/categorical.h).
 struct PartitionSplit {
   std::int32_t begin = 0, end = 0, feature = 0, split_bin = 0, default_left = 0, missing_code = 0;
+  std::int32_t cat_begin = -1, cat_words = 0;
 
-  KOKKOS_INLINE_FUNCTION bool goes_left(std::int32_t code) const {
-    return code == missing_code ? default_left != 0 : code <= split_bin;
+  template <class Words>
+  KOKKOS_INLINE_FUNCTION bool goes_left(std::int32_t code, Words const& words) const {
+    if (code == missing_code) return default_left != 0;
+    if (cat_begin < 0) return code <= split_bin;
+    std::int32_t const w = code >> 5;
+    return w >= cat_words || ((words(cat_begin + w) >> (code & 31)) & 1u) == 0u;
   }
 };
 
@@ -54,18 +62,23 @@ class RowPartitioner {
   /// grower passes a column-major copy, so that the rows of one node read one feature's column in
   /// increasing order (few cache lines on host cores, coalesced on GPUs). The split descriptors go to
   /// the device through `uploads`; this call waits for the device (it returns the counts).
+  /// cat_words: the category words the categorical splits index (empty when none is categorical).
   template <class BinsView>
   std::vector<std::int32_t> split(ExecutionSpace const& space, UploadArena<ExecutionSpace, Mem>& uploads,
-                                  BinsView const& bins, std::vector<PartitionSplit> const& splits) {
+                                  BinsView const& bins, std::vector<PartitionSplit> const& splits,
+                                  std::vector<std::uint32_t> const& cat_words = {}) {
     compat::ScopedRegion region("kboost::partition::split");
     std::vector<std::int32_t> result(splits.size(), 0);
     if (splits.empty()) return result;
+    std::vector<std::uint32_t> words = cat_words;
+    if (words.empty()) words.push_back(0u);  // an upload needs an element
     if constexpr (Kokkos::SpaceAccessibility<ExecutionSpace, Kokkos::HostSpace>::accessible) {
-      return split_blocks(space, bins, splits);
+      return split_blocks(space, bins, splits, words);
     }
     if (n_left_.extent(0) < splits.size())
       n_left_ = Kokkos::View<std::int32_t*, Mem>("kboost::partition::n_left", 2 * splits.size());
     auto d = uploads.put(space, splits);
+    auto cw = uploads.put(space, words);
     auto ridx = ridx_;
     auto tmp = tmp_;
     auto scan = scan_;
@@ -91,7 +104,7 @@ class RowPartitioner {
           std::int32_t f = -1;
           if (k >= 0) {
             PartitionSplit const s = d(k);
-            f = 2 * k + (s.goes_left(bins(ridx(p), s.feature)) ? 1 : 0);
+            f = 2 * k + (s.goes_left(bins(ridx(p), s.feature), cw) ? 1 : 0);
           }
           flag(p - lo) = f;
         });
@@ -146,7 +159,8 @@ class RowPartitioner {
   /// (public: CUDA extended lambdas).
   template <class BinsView>
   std::vector<std::int32_t> split_blocks(ExecutionSpace const& space, BinsView const& bins,
-                                         std::vector<PartitionSplit> const& splits) {
+                                         std::vector<PartitionSplit> const& splits,
+                                         std::vector<std::uint32_t> const& cat_words) {
     constexpr std::int32_t kBlock = 8192;
     std::vector<Block> hb;
     for (std::size_t k = 0; k < splits.size(); ++k)
@@ -160,6 +174,7 @@ class RowPartitioner {
     for (std::size_t i = 0; i < hb.size(); ++i) blocks_(i) = hb[i];
     auto blocks = blocks_;
     auto d = desc_;
+    Kokkos::View<const std::uint32_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> cw(cat_words.data(), cat_words.size());
     auto ridx = ridx_;
     auto tmp = tmp_;
     int const nb = static_cast<int>(hb.size());
@@ -175,7 +190,7 @@ class RowPartitioner {
             // Branch-free (the direction is a coin flip to the branch predictor): the row is written
             // at both ends of the unfilled part [l, r) and only one end advances.
             std::int32_t const row = ridx(p);
-            std::int32_t const go = s.goes_left(bins(row, s.feature)) ? 1 : 0;
+            std::int32_t const go = s.goes_left(bins(row, s.feature), cw) ? 1 : 0;
             tmp(l) = row;
             tmp(r - 1) = row;
             l += go;

@@ -9,7 +9,10 @@ missing total_bedrooms, adult with '?' missing), with max_depth=6, eta=0.3, max_
   3. upstream trains with tree_method=hist on the same numbers; held-out metric of both, relative gap;
   4. the fraction of (held-out row, tree) pairs whose reached leaf values agree (1e-6 relative).
 String columns are given to both sides as the same numeric codes (sorted categories, pandas codes),
-through one HDF5 file per split, so both read identical float32 values.
+through one HDF5 file per split, so both read identical float32 values. The ":categorical" variants
+(adult, diamonds, machine) train those columns as categorical features on both sides (kboost:
+--categorical; upstream: feature_types "c"), with the default max_cat_to_onehot=4 and
+max_cat_threshold=64 (one-hot splits below 4 categories, partitions above).
 
 Usage: .venv/bin/python scripts/fidelity.py [--kboost build-trainB/kboost] [--out docs/fidelity.md]
 """
@@ -32,9 +35,15 @@ PARAMS = {"max_depth": 6, "eta": 0.3, "max_bin": 256}
 ROUNDS = 20
 
 
-def codes(df):
+# dataset -> 0-based indices of its string (categorical) feature columns, filled by load()
+CATEGORICAL = {}
+
+
+def codes(df, name=None):
     """String columns -> float codes in sorted order of the distinct strings (NaN stays missing)."""
     out = pd.DataFrame(index=df.index)
+    if name is not None:
+        CATEGORICAL[name] = [j for j, c in enumerate(df.columns) if not pd.api.types.is_numeric_dtype(df[c])]
     for c in df.columns:
         if not pd.api.types.is_numeric_dtype(df[c]):
             cat = pd.Categorical(df[c])
@@ -76,8 +85,19 @@ def load(name):
     if name == "adult":
         df = pd.read_csv(os.path.join(d, "adult/adult.data"), header=None, skipinitialspace=True, na_values="?")
         y = (df.pop(14).astype(str).str.strip() == ">50K").to_numpy(np.float32)
-        X = codes(df).to_numpy(np.float32)
+        X = codes(df, name).to_numpy(np.float32)
         return (*split(X, y), "binary:logistic", {})
+    if name == "diamonds":  # price from carat, cut, color, clarity and the dimensions
+        df = pd.read_csv(os.path.join(d, "diamonds/diamonds.csv"))
+        y = df.pop("price").to_numpy(np.float32)
+        X = codes(df, name).to_numpy(np.float32)
+        return (*split(X, y), "reg:squarederror", {})
+    if name == "machine":  # PRP from the vendor and the six hardware columns (the model name and ERP left out)
+        df = pd.read_csv(os.path.join(d, "machine/machine.data"), header=None)
+        y = df[8].to_numpy(np.float32)
+        df = df.drop(columns=[1, 8, 9])
+        X = codes(df, name).to_numpy(np.float32)
+        return (*split(X, y), "reg:squarederror", {})
     if name == "veterans_lung_cancer":  # survival:cox: label = lower bound, negated when right-censored
         df = pd.read_csv(os.path.join(d, "veterans_lung_cancer/veterans_lung_cancer.csv"))
         lower = df.pop("Survival_label_lower_bound").to_numpy(np.float32)
@@ -93,6 +113,7 @@ VARIANTS = {
     "quantile": ("reg:quantileerror", {"quantile_alpha": "[0.1,0.5,0.9]"}),
     "monotone": (None, {"monotone_constraints": "(1,-1,0,0,0,0,0,1,0)"}),
     "interaction": (None, {"interaction_constraints": "[[0,1],[2,3,4],[5,6,7,8]]"}),
+    "categorical": (None, {}),
 }
 
 
@@ -158,18 +179,22 @@ def run_one(name, kboost, tmp, threads):
            str(ROUNDS), "--model-out", model, "--quiet"]
     for k, v in {**PARAMS, **extra}.items():
         cmd += [f"--{k}", str(v)]
+    cats = CATEGORICAL[dataset] if variant == "categorical" else []
+    if cats:
+        cmd += ["--categorical", ",".join(str(j) for j in cats)]
     subprocess.run(cmd, check=True)
     subprocess.run([kboost, "--nthread", str(threads), "predict", "--model", model, "--data", te, "--out", pred],
                    check=True)
     p_kb = pd.read_csv(pred, header=None).to_numpy(np.float32)
     p_kb = p_kb[:, 0] if p_kb.shape[1] == 1 else p_kb
 
-    dte = xgb.DMatrix(Xte, label=yte, missing=np.nan)
+    types = ["c" if j in cats else "q" for j in range(Xtr.shape[1])] if cats else None
+    dte = xgb.DMatrix(Xte, label=yte, missing=np.nan, feature_types=types, enable_categorical=bool(cats))
     up_on_kb = xgb.Booster(model_file=model)
     p_up_kb = up_on_kb.predict(dte)
     max_diff = float(np.max(np.abs(p_up_kb.astype(np.float64) - p_kb.reshape(p_up_kb.shape))))
 
-    dtr = xgb.DMatrix(Xtr, label=ytr, missing=np.nan)
+    dtr = xgb.DMatrix(Xtr, label=ytr, missing=np.nan, feature_types=types, enable_categorical=bool(cats))
     up_extra = dict(extra)
     if "quantile_alpha" in up_extra:
         up_extra["quantile_alpha"] = json.loads(up_extra["quantile_alpha"])
@@ -183,6 +208,8 @@ def run_one(name, kboost, tmp, threads):
     agree = float(np.mean(np.abs(lv_kb - lv_up) <= 1e-6 * np.abs(lv_up)))
     if variant in ("monotone", "interaction"):
         objective += ", " + variant + " constraints"
+    if variant == "categorical":
+        objective += f", {len(cats)} categorical features"
     return dict(name=name, objective=objective, rows=f"{len(ytr)}/{len(yte)}", features=Xtr.shape[1],
                 missing=int(np.isnan(Xtr).sum() + np.isnan(Xte).sum()), max_diff=max_diff, metric=mname,
                 kboost=m_kb, upstream=m_up, gap=100.0 * (m_kb - m_up) / m_up, leaf_agree=agree)
@@ -195,7 +222,8 @@ def main():
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--datasets", default="agaricus,lightgbm_binary,lightgbm_multiclass,california_housing,adult,"
                     "california_housing:absoluteerror,california_housing:quantile,california_housing:monotone,"
-                    "california_housing:interaction,veterans_lung_cancer")
+                    "california_housing:interaction,veterans_lung_cancer,adult:categorical,diamonds,"
+                    "diamonds:categorical,machine,machine:categorical")
     a = ap.parse_args()
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -208,7 +236,8 @@ def main():
         "",
         f"Produced by `scripts/fidelity.py` with xgboost {xgb.__version__} (tree_method=hist, CPU) and kboost's CLI;",
         f"max_depth={PARAMS['max_depth']}, eta={PARAMS['eta']}, max_bin={PARAMS['max_bin']}, {ROUNDS} rounds. "
-        "String columns are the same numeric codes on both sides (both read one HDF5 file per split).",
+        "String columns are the same numeric codes on both sides (both read one HDF5 file per split); "
+        "the *_categorical rows train them as categorical features (kboost `--categorical`, upstream feature type `c`).",
         "",
         "- *upstream on kboost's model*: max |upstream's prediction from kboost's model file − kboost's own prediction| on the held-out rows.",
         "- *metric*: held-out metric of kboost's model and of upstream's own hist model; gap = (kboost − upstream)/upstream.",

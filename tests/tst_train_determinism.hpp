@@ -19,6 +19,7 @@
 #include <kboost/engine/booster.hpp>
 #include <kboost/engine/params.hpp>
 #include "tests/test_util.hpp"
+#include "tests/train_data.hpp"
 
 namespace {
 
@@ -47,6 +48,12 @@ std::string tree_fingerprint(kboost::Model const& m) {
     mix(t.base_weights.data(), t.base_weights.size() * 4);
     mix(t.loss_changes.data(), t.loss_changes.size() * 4);
     mix(t.sum_hessian.data(), t.sum_hessian.size() * 4);
+    if (!t.categories_nodes.empty()) {  // categorical splits (numerical trees keep their old prints)
+      mix(t.split_type.data(), t.split_type.size());
+      mix(t.categories_nodes.data(), t.categories_nodes.size() * 4);
+      mix(t.categories_sizes.data(), t.categories_sizes.size() * 8);
+      mix(t.categories.data(), t.categories.size() * 4);
+    }
   }
   char buf[20];
   std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
@@ -114,6 +121,18 @@ TEST_CASE("train " TEST_BACKEND ": model bytes identical across runs and backend
   }
 }
 
+TEST_CASE("train " TEST_BACKEND ": model bytes identical across runs and backends (categorical)", "[train][bits]") {
+  auto const d = kboost::test::synthetic_categorical(30000);
+  SECTION("partition and one-hot splits, missing categories") {
+    check_bits("synthetic_categorical", {{"num_round", "4"}, {"max_depth", "6"}}, d, d);
+  }
+  SECTION("lossguide, max_cat_threshold, column sampling") {
+    check_bits("synthetic_categorical_lossguide", {{"num_round", "4"}, {"grow_policy", "lossguide"}, {"max_leaves", "20"},
+                {"max_depth", "0"}, {"max_cat_threshold", "5"}, {"colsample_bynode", "0.7"}, {"seed", "5"}},
+               d, d);
+  }
+}
+
 TEST_CASE("train " TEST_BACKEND ": model bytes identical across runs and backends (dense data)", "[train][bits][shared]") {
   using kboost::test::shared_path;
   SECTION("regression with subsample and column sampling, missing values") {
@@ -125,6 +144,7 @@ TEST_CASE("train " TEST_BACKEND ": model bytes identical across runs and backend
   }
   SECTION("exact quantile sketch (sketch_method = exact_quantile), weighted rows") {
     auto housing = read_housing();
+    housing.info.feature_types.at(8) = kboost::FeatureType::kNumerical;  // the exact sketch takes no categories
     housing.weight = Kokkos::View<float*, Kokkos::HostSpace>("w", housing.n_rows);
     for (std::size_t i = 0; i < housing.n_rows; ++i) housing.weight(i) = 0.5f + static_cast<float>(i % 5) * 0.25f;
     check_bits("housing_exact_quantile", {{"objective", "reg:squarederror"}, {"num_round", "4"}, {"max_depth", "8"},
@@ -159,6 +179,12 @@ TEST_CASE("train " TEST_BACKEND ": model bytes identical across runs and backend
     for (std::size_t i = 0; i < vet.n_rows; ++i)  // column 0 is the upper bound: inf = censored
       if (std::isinf(vet.dense(i, 0))) vet.label(i) = -vet.label(i);
     check_bits("veterans_cox", {{"objective", "survival:cox"}, {"num_round", "10"}, {"max_depth", "3"}}, vet, vet);
+  }
+  SECTION("categorical features from text columns (adult)") {
+    kboost::ReadOptions csv;
+    csv.label_column = "-1";
+    auto const adult = kboost::read_dataset(shared_path("data/adult/adult.data"), csv);
+    check_bits("adult_categorical", {{"objective", "binary:logistic"}, {"num_round", "4"}, {"max_depth", "6"}}, adult, adult);
   }
   SECTION("multi:softprob") {
     kboost::ReadOptions tsv;

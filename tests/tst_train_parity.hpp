@@ -24,23 +24,9 @@
 #include <kboost/engine/params.hpp>
 #include <kboost/engine/predictor.hpp>
 #include "tests/test_util.hpp"
+#include "tests/train_data.hpp"
 
 namespace {
-
-/// Rows [begin, end) of a dense labelled matrix.
-kboost::HostDMatrix parity_rows(kboost::HostDMatrix const& d, std::size_t begin, std::size_t end) {
-  kboost::HostDMatrix out;
-  out.n_rows = end - begin;
-  out.n_features = d.n_features;
-  out.dense = kboost::HostDMatrix::dense_type("parity::X", out.n_rows, d.n_features);
-  out.label = Kokkos::View<float*, Kokkos::HostSpace>("parity::y", out.n_rows);
-  for (std::size_t i = 0; i < out.n_rows; ++i) {
-    for (std::size_t f = 0; f < d.n_features; ++f) out.dense(i, f) = d.dense(begin + i, f);
-    out.label(i) = d.label(begin + i);
-  }
-  out.info = d.info;
-  return out;
-}
 
 std::vector<float> parity_hex_floats(nlohmann::json const& a) {
   std::vector<float> out;
@@ -64,8 +50,8 @@ TEST_CASE("train " TEST_BACKEND ": adaptive objectives and constraints match ups
   auto const all = kboost::read_dataset(kboost::test::shared_path("data/california_housing/housing.csv"), csv);
   REQUIRE(all.n_rows == golden["rows"].get<std::size_t>());
   std::size_t const n_train = golden["train_rows"].get<std::size_t>();
-  auto const train = parity_rows(all, 0, n_train);
-  auto const test = parity_rows(all, n_train, all.n_rows);
+  auto const train = kboost::test::rows_of(all, 0, n_train);
+  auto const test = kboost::test::rows_of(all, n_train, all.n_rows);
 
   // kboost grows upstream's first tree exactly for these; the monotone case differs from upstream's
   // CPU hist only where a clamped plateau gives several bins the same gain (ties go to the lowest

@@ -342,6 +342,16 @@ FeatureCuts empty_feature_cuts() {
   return out;
 }
 
+FeatureCuts categorical_feature_cuts(float const* values, std::size_t n) {
+  float max_cat = 0.0f;
+  for (std::size_t i = 0; i < n; ++i) max_cat = std::max(max_cat, values[i]);
+  FeatureCuts out;
+  out.min_val = 0.0f;
+  auto const last = static_cast<std::int32_t>(max_cat);
+  for (std::int32_t c = 0; c <= last; ++c) out.values.push_back(static_cast<float>(c));
+  return out;
+}
+
 }  // namespace kboost
 
 namespace kboost::detail {

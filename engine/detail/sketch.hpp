@@ -56,9 +56,16 @@ FeatureCuts cuts_from_summary(std::vector<float> const& a, std::size_t max_num_b
 /// The cuts of an empty (all-missing) feature, as upstream's.
 FeatureCuts empty_feature_cuts();
 
-/// HistogramCuts in memory space `Mem` holding `per_feature` in order (ptrs, values, min_vals).
+/// Cuts of a categorical feature from its n non-missing values (valid categories: integers in
+/// [0, 2^24), checked by the caller): 0, 1, …, the largest category, min_val 0, as upstream's
+/// AddCategories (src/common/quantile.cc); an all-missing feature gets the single cut 0.
+FeatureCuts categorical_feature_cuts(float const* values, std::size_t n);
+
+/// HistogramCuts in memory space `Mem` holding `per_feature` in order (ptrs, values, min_vals);
+/// `categorical` (features, or empty when no feature is) marks the categorical features.
 template <class Mem, class ExecutionSpace>
-HistogramCuts<Mem> assemble_cuts(ExecutionSpace const& space, std::vector<FeatureCuts> const& per_feature) {
+HistogramCuts<Mem> assemble_cuts(ExecutionSpace const& space, std::vector<FeatureCuts> const& per_feature,
+                                 std::vector<std::uint8_t> const& categorical = {}) {
   std::size_t const features = per_feature.size();
   std::vector<std::uint32_t> ptrs(features + 1, 0);
   std::vector<float> values, mins(features);
@@ -77,6 +84,16 @@ HistogramCuts<Mem> assemble_cuts(ExecutionSpace const& space, std::vector<Featur
   space.fence();
   cuts.total_bins = static_cast<std::uint32_t>(values.size());
   cuts.host_ptrs = std::move(ptrs);
+  if (std::find(categorical.begin(), categorical.end(), std::uint8_t{1}) != categorical.end()) {
+    if (categorical.size() != features)
+      throw std::runtime_error("assemble_cuts: " + std::to_string(categorical.size()) + " feature kinds for " +
+                               std::to_string(features) + " features");
+    cuts.categorical = Kokkos::View<std::uint8_t*, Mem>("kboost::HistogramCuts::categorical", features);
+    counted_deep_copy(cuts.categorical, Kokkos::View<const std::uint8_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
+                                            categorical.data(), features));
+    space.fence();
+    cuts.host_categorical = categorical;
+  }
   return cuts;
 }
 
@@ -85,12 +102,14 @@ HistogramCuts<Mem> assemble_cuts(ExecutionSpace const& space, std::vector<Featur
 /// `Mem` (upstream CPU hist, see file comment). For callers that hold the data on the host already
 /// (training from files): no device-to-host copy. Throws std::runtime_error on max_bin < 2 or a
 /// weight extent that is neither 0 nor rows. comm: the ranks of a distributed fit, hX this rank's
-/// rows (see the file comment).
+/// rows (see the file comment). categorical: features (1 = categorical: categorical_feature_cuts,
+/// max_bin does not apply, as upstream), or empty when none is.
 template <class Mem, class ExecutionSpace>
 HistogramCuts<Mem> sketch_cuts_from_host(ExecutionSpace const& space,
                                          Kokkos::View<const float**, Kokkos::LayoutRight, Kokkos::HostSpace> hX,
                                          Kokkos::View<const float*, Kokkos::HostSpace> hw, int max_bin,
-                                         Collective& comm = local_collective());
+                                         Collective& comm = local_collective(),
+                                         std::vector<std::uint8_t> const& categorical = {});
 
 /// sketch_cuts_from_host of a host CSR matrix (rows × n_features: row_map rows + 1 offsets,
 /// entries the column of each stored value, values; absent entries and NaN values are missing)
@@ -102,7 +121,8 @@ HistogramCuts<Mem> sketch_cuts_from_host_csr(ExecutionSpace const& space,
                                              Kokkos::View<const std::int32_t*, Kokkos::HostSpace> entries,
                                              Kokkos::View<const float*, Kokkos::HostSpace> values, std::size_t n_features,
                                              Kokkos::View<const float*, Kokkos::HostSpace> hw, int max_bin,
-                                             Collective& comm = local_collective());
+                                             Collective& comm = local_collective(),
+                                             std::vector<std::uint8_t> const& categorical = {});
 
 /// Cuts of every column of X (rows × features, NaN = missing) in memory space `Mem` with sample
 /// weights `weight` (rows, or extent 0 = all 1): X is copied to the host (when not host-accessible)
@@ -139,7 +159,11 @@ std::vector<FeatureCuts> share_cuts(Collective& comm, std::vector<FeatureCuts> c
 template <class Mem, class ExecutionSpace, class RowValues>
 HistogramCuts<Mem> sketch_host_rows(ExecutionSpace const& space, std::size_t rows, std::size_t features,
                                     Kokkos::View<const float*, Kokkos::HostSpace> hw, int max_bin,
-                                    RowValues const& row_values, Collective& comm) {
+                                    RowValues const& row_values, Collective& comm,
+                                    std::vector<std::uint8_t> const& categorical) {
+  auto const cuts_of = [&](std::size_t f, float const* v, float const* w, std::size_t n) {
+    return f < categorical.size() && categorical[f] != 0 ? categorical_feature_cuts(v, n) : sketch_feature(v, w, n, max_bin);
+  };
   bool const weighted = hw.extent(0) != 0;
   if (weighted && hw.extent(0) != rows) {
     throw std::runtime_error("sketch_cuts: weight has " + std::to_string(hw.extent(0)) + " entries for " +
@@ -198,10 +222,10 @@ HistogramCuts<Mem> sketch_host_rows(ExecutionSpace const& space, std::size_t row
   if (comm.size() == 1) {
     std::vector<FeatureCuts> per_feature(features);
     run_parallel(features, [&](std::size_t f) {
-      per_feature[f] = sketch_feature(cols.get() + col_begin[f], weighted ? wcols.get() + col_begin[f] : nullptr,
-                                      col_begin[f + 1] - col_begin[f], max_bin);
+      per_feature[f] = cuts_of(f, cols.get() + col_begin[f], weighted ? wcols.get() + col_begin[f] : nullptr,
+                               col_begin[f + 1] - col_begin[f]);
     });
-    return assemble_cuts<Mem>(space, per_feature);
+    return assemble_cuts<Mem>(space, per_feature, categorical);
   }
   HostColumns local;
   local.begin = col_begin;
@@ -213,11 +237,12 @@ HistogramCuts<Mem> sketch_host_rows(ExecutionSpace const& space, std::size_t row
   std::size_t const n_owned = owned.begin.size() - 1;
   std::vector<FeatureCuts> owned_cuts(n_owned);
   run_parallel(n_owned, [&](std::size_t k) {
-    owned_cuts[k] = sketch_feature(owned.values.data() + owned.begin[k],
-                                   owned.weights.empty() ? nullptr : owned.weights.data() + owned.begin[k],
-                                   owned.begin[k + 1] - owned.begin[k], max_bin);
+    std::size_t const f = static_cast<std::size_t>(comm.rank()) + k * static_cast<std::size_t>(comm.size());
+    owned_cuts[k] = cuts_of(f, owned.values.data() + owned.begin[k],
+                            owned.weights.empty() ? nullptr : owned.weights.data() + owned.begin[k],
+                            owned.begin[k + 1] - owned.begin[k]);
   });
-  return assemble_cuts<Mem>(space, share_cuts(comm, owned_cuts, features));
+  return assemble_cuts<Mem>(space, share_cuts(comm, owned_cuts, features), categorical);
 }
 
 }  // namespace detail
@@ -226,7 +251,7 @@ template <class Mem, class ExecutionSpace>
 HistogramCuts<Mem> sketch_cuts_from_host(ExecutionSpace const& space,
                                          Kokkos::View<const float**, Kokkos::LayoutRight, Kokkos::HostSpace> hX,
                                          Kokkos::View<const float*, Kokkos::HostSpace> hw, int max_bin,
-                                         Collective& comm) {
+                                         Collective& comm, std::vector<std::uint8_t> const& categorical) {
   compat::ScopedRegion region("kboost::hist_cuts::sketch_cuts_from_host");
   std::size_t const features = hX.extent(1);
   return detail::sketch_host_rows<Mem>(space, hX.extent(0), features, hw, max_bin, [&](std::size_t i, auto&& add) {
@@ -234,7 +259,7 @@ HistogramCuts<Mem> sketch_cuts_from_host(ExecutionSpace const& space,
       float const v = hX(i, f);
       if (v == v) add(f, v);  // NaN = missing
     }
-  }, comm);
+  }, comm, categorical);
 }
 
 template <class Mem, class ExecutionSpace>
@@ -243,7 +268,7 @@ HistogramCuts<Mem> sketch_cuts_from_host_csr(ExecutionSpace const& space,
                                              Kokkos::View<const std::int32_t*, Kokkos::HostSpace> entries,
                                              Kokkos::View<const float*, Kokkos::HostSpace> values, std::size_t n_features,
                                              Kokkos::View<const float*, Kokkos::HostSpace> hw, int max_bin,
-                                             Collective& comm) {
+                                             Collective& comm, std::vector<std::uint8_t> const& categorical) {
   compat::ScopedRegion region("kboost::hist_cuts::sketch_cuts_from_host_csr");
   std::size_t const rows = row_map.extent(0) == 0 ? 0 : row_map.extent(0) - 1;
   return detail::sketch_host_rows<Mem>(space, rows, n_features, hw, max_bin, [&](std::size_t i, auto&& add) {
@@ -251,7 +276,7 @@ HistogramCuts<Mem> sketch_cuts_from_host_csr(ExecutionSpace const& space,
       float const v = values(k);
       if (v == v) add(static_cast<std::size_t>(entries(k)), v);
     }
-  }, comm);
+  }, comm, categorical);
 }
 
 }  // namespace kboost

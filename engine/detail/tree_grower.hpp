@@ -19,6 +19,7 @@
 #include <cfloat>
 #include <chrono>
 #include <functional>
+#include <limits>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -80,6 +81,13 @@ class TreeGrower {
         total_bins_(cuts.total_bins), h_ptrs_(cuts.host_ptrs), hist_builder_(h_ptrs_, p.min_shared, p.tile_rows),
         partitioner_(bins.n_rows()) {
     check_constraints();
+    if (cuts_.has_categorical()) {
+      std::uint32_t widest = 0;
+      for (std::size_t f = 0; f + 1 < h_ptrs_.size(); ++f)
+        if (cuts_.is_categorical(f)) widest = std::max(widest, h_ptrs_[f + 1] - h_ptrs_[f]);
+      n_cat_words_ = (widest + 31) / 32;
+      cat_eval_.categorical = cuts_.categorical;
+    }
     if (!p_.monotone.empty()) {
       Kokkos::View<std::int8_t*, Mem> m("kboost::grow::monotone", static_cast<std::size_t>(n_features_));
       auto h = Kokkos::create_mirror_view(m);
@@ -112,6 +120,7 @@ class TreeGrower {
     SplitCandidate split;
     float lower = -FLT_MAX, upper = FLT_MAX;  ///< monotone bounds of the node's weight
     std::vector<int> path_features;           ///< features split on from the root to here (sorted)
+    std::vector<std::uint32_t> cat_words;     ///< categorical split: its right-going category words
   };
 
   /// Throws std::runtime_error when a constraint names a feature the data does not have.
@@ -148,6 +157,11 @@ class TreeGrower {
   void evaluate(ExecutionSpace const& space, GradientQuantiser const& q, std::vector<int> const& ids,
                 std::vector<int> const& tree_features, std::uint64_t tree_key);
   void add_node(TreeModel& t, int parent, float base_weight, double hess);
+  /// Sizes the categorical scratch of evaluate_splits for n nodes (no-op without categorical features).
+  void reserve_categorical(std::size_t n);
+  /// Stores the right-going categories of the categorical nodes `cat_nodes` (ids) in t, in node
+  /// order as upstream's RegTree::SaveCategoricalSplit.
+  void write_categories(TreeModel& t, std::vector<int> cat_nodes) const;
 
   Collective& comm_;
   GrowParams p_;
@@ -169,6 +183,8 @@ class TreeGrower {
   Kokkos::View<SplitCandidate**, Kokkos::LayoutRight, Mem> eval_scratch_;
   Kokkos::View<SplitCandidate*, Mem> eval_out_;
   Kokkos::View<const std::int8_t*, Mem> monotone_;  ///< per feature; extent 0 without monotone constraints
+  CategoricalEval<Mem> cat_eval_;                  ///< categorical scratch (empty without categorical features)
+  std::size_t n_cat_words_ = 0;                    ///< words of a node's category set (widest categorical feature)
 };
 
 template <class ExecutionSpace, class Mem, class BinT>
@@ -282,6 +298,31 @@ void TreeGrower<ExecutionSpace, Mem, BinT>::add_node(TreeModel& t, int parent, f
 }
 
 template <class ExecutionSpace, class Mem, class BinT>
+void TreeGrower<ExecutionSpace, Mem, BinT>::reserve_categorical(std::size_t n) {
+  if (n_cat_words_ == 0 || cat_eval_.words.extent(0) >= n) return;
+  std::size_t const cap = 2 * n;
+  cat_eval_.order = Kokkos::View<std::int32_t**, Kokkos::LayoutRight, Mem>(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::splits::cat_order"), cap, total_bins_);
+  cat_eval_.weight = Kokkos::View<float**, Kokkos::LayoutRight, Mem>(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::splits::cat_weight"), cap, total_bins_);
+  cat_eval_.words = Kokkos::View<std::uint32_t**, Kokkos::LayoutRight, Mem>("kboost::splits::cat_words", cap, n_cat_words_);
+}
+
+template <class ExecutionSpace, class Mem, class BinT>
+void TreeGrower<ExecutionSpace, Mem, BinT>::write_categories(TreeModel& t, std::vector<int> cat_nodes) const {
+  std::sort(cat_nodes.begin(), cat_nodes.end());
+  for (int id : cat_nodes) {
+    t.categories_nodes.push_back(id);
+    t.categories_segments.push_back(static_cast<std::int64_t>(t.categories.size()));
+    auto const& words = nodes_[static_cast<std::size_t>(id)].cat_words;
+    for (std::size_t w = 0; w < words.size(); ++w)
+      for (int b = 0; b < 32; ++b)
+        if ((words[w] >> b) & 1u) t.categories.push_back(static_cast<std::int32_t>(32 * w + static_cast<std::size_t>(b)));
+    t.categories_sizes.push_back(static_cast<std::int64_t>(t.categories.size()) - t.categories_segments.back());
+  }
+}
+
+template <class ExecutionSpace, class Mem, class BinT>
 void TreeGrower<ExecutionSpace, Mem, BinT>::evaluate(ExecutionSpace const& space, GradientQuantiser const& q,
                                                std::vector<int> const& ids, std::vector<int> const& tree_features,
                                                std::uint64_t tree_key) {
@@ -313,6 +354,7 @@ void TreeGrower<ExecutionSpace, Mem, BinT>::evaluate(ExecutionSpace const& space
     for (int f : node_features)
       if (interaction_allows(nd, f)) hm[k * n_features_ + f] = 1;
   }
+  reserve_categorical(n);
   auto const d_nodes = uploads_.put(space, hn);
   auto const d_mask = uploads_.put(space, hm);
   evaluate_splits(space, p_.split, q, Kokkos::View<const GradientPairInt64**, Kokkos::LayoutRight, Mem>(hist_),
@@ -321,10 +363,18 @@ void TreeGrower<ExecutionSpace, Mem, BinT>::evaluate(ExecutionSpace const& space
                   Kokkos::View<const std::uint8_t**, Kokkos::LayoutRight, Mem>(
                       Kokkos::View<const std::uint8_t**, Kokkos::LayoutRight, Mem, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
                           d_mask.data(), n, static_cast<std::size_t>(n_features_))),
-                  monotone_, eval_scratch_, eval_out_, static_cast<int>(n));
+                  monotone_, eval_scratch_, eval_out_, static_cast<int>(n), cat_eval_);
   auto ho = counted_to_host(Kokkos::subview(eval_out_, std::make_pair(std::size_t(0), n)));
   uploads_.release();  // the download waited for the device
   for (std::size_t k = 0; k < n; ++k) nodes_[ids[k]].split = ho(k);
+  if (n_cat_words_ == 0) return;
+  auto hw = counted_to_host(Kokkos::subview(cat_eval_.words, std::make_pair(std::size_t(0), n), Kokkos::ALL));
+  for (std::size_t k = 0; k < n; ++k) {
+    Node& nd = nodes_[ids[k]];
+    nd.cat_words.clear();
+    if (nd.split.kind != kNumericalSplit)
+      for (std::size_t w = 0; w < n_cat_words_; ++w) nd.cat_words.push_back(hw(k, w));
+  }
 }
 
 template <class ExecutionSpace, class Mem, class BinT>
@@ -381,6 +431,7 @@ TreeModel TreeGrower<ExecutionSpace, Mem, BinT>::grow(ExecutionSpace const& spac
     queue.push_back(0);
   }
   int num_leaves = 1;
+  std::vector<int> cat_nodes;  // nodes with categorical splits
   auto const entry_valid = [&](int id) {
     Node const& nd = nodes_[id];
     if (!split_is_valid(nd.split, p_.split)) return false;
@@ -430,13 +481,18 @@ TreeModel TreeGrower<ExecutionSpace, Mem, BinT>::grow(ExecutionSpace const& spac
     }
     // ---- apply the splits (upstream RegTree::ExpandNode)
     std::vector<PartitionSplit> psplits;
+    std::vector<std::uint32_t> level_words;
     for (int id : batch) {
       Node const& nd = nodes_[id];
       int const l = static_cast<int>(t.num_nodes()), r = l + 1;
+      bool const categorical = nd.split.kind != kNumericalSplit;
       t.left_children[id] = l;
       t.right_children[id] = r;
       t.split_indices[id] = nd.split.feature;
-      t.split_conditions[id] = nd.split.fvalue;
+      // upstream's RegTree::ExpandCategorical stores the smallest denormal as the condition
+      t.split_conditions[id] = categorical ? std::numeric_limits<float>::denorm_min() : nd.split.fvalue;
+      t.split_type[id] = categorical ? 1 : 0;
+      if (categorical) cat_nodes.push_back(id);
       t.default_left[id] = static_cast<std::uint8_t>(nd.split.default_left);
       t.loss_changes[id] = nd.split.loss_chg;
       // upstream's candidate weights (GPUHistEvaluator::EvaluateSplits): the node's own and its
@@ -447,8 +503,13 @@ TreeModel TreeGrower<ExecutionSpace, Mem, BinT>::grow(ExecutionSpace const& spac
       auto const f = static_cast<std::size_t>(nd.split.feature);
       std::int32_t const first = static_cast<std::int32_t>(h_ptrs_[f]);
       std::int32_t const n_bins = static_cast<std::int32_t>(h_ptrs_[f + 1]) - first;
-      psplits.push_back(PartitionSplit{nd.begin, nd.end, nd.split.feature, nd.split.split_bin - first,
-                                       nd.split.default_left, n_bins});
+      PartitionSplit ps{nd.begin, nd.end, nd.split.feature, nd.split.split_bin - first, nd.split.default_left, n_bins};
+      if (categorical) {
+        ps.cat_begin = static_cast<std::int32_t>(level_words.size());
+        ps.cat_words = static_cast<std::int32_t>(nd.cat_words.size());
+        level_words.insert(level_words.end(), nd.cat_words.begin(), nd.cat_words.end());
+      }
+      psplits.push_back(ps);
     }
     // The partitioner takes non-empty segments in position order. A node can hold none of this
     // rank's rows (on several ranks); it shares its begin with a neighbour, so it is left out.
@@ -461,7 +522,7 @@ TreeModel TreeGrower<ExecutionSpace, Mem, BinT>::grow(ExecutionSpace const& spac
     std::vector<std::int32_t> n_left;
     {
       PhaseTimer timer(times.partition);
-      n_left = partitioner_.split(space, uploads_, bins_.by_feature, sorted);
+      n_left = partitioner_.split(space, uploads_, bins_.by_feature, sorted, level_words);
       uploads_.release();  // split() waited for the device
     }
     std::vector<std::int32_t> left_rows(batch.size(), 0);
@@ -524,6 +585,7 @@ TreeModel TreeGrower<ExecutionSpace, Mem, BinT>::grow(ExecutionSpace const& spac
     for (int id : to_eval) queue.push_back(id);
   }
   for (int id : queue) free_slot(nodes_[id].slot);
+  write_categories(t, cat_nodes);
   // ---- leaf values onto the margins
   {
     PhaseTimer timer(times.leaves);

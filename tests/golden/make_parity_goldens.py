@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Goldens for tests/tst_train_parity.hpp: upstream XGBoost 3.2.0 `tree_method=hist` on California
-housing (shared/data/california_housing/housing.csv; label median_house_value, ocean_proximity as
-its sorted category codes, total_bedrooms' empty cells missing), trained on the first 80 % of the
+housing (shared/data/california_housing/housing.csv; label median_house_value, ocean_proximity a
+categorical feature (its sorted categories), total_bedrooms' empty cells missing), trained on the first 80 % of the
 rows and evaluated on the rest, for the objectives and constraints kboost trains like upstream:
 reg:absoluteerror (leaf refit to residual medians), reg:quantileerror with three alphas (three
 outputs), monotone_constraints and interaction_constraints. Also survival:cox on the veterans' lung
@@ -26,11 +26,10 @@ assert xgb.__version__ == "3.2.0", xgb.__version__
 
 df = pd.read_csv(os.path.join(shared, "data", "california_housing", "housing.csv"))
 y = df.pop("median_house_value").to_numpy(np.float32)
-df["ocean_proximity"] = pd.Categorical(df["ocean_proximity"]).codes.astype(np.float32)
-X = df.to_numpy(np.float32)
+df["ocean_proximity"] = pd.Categorical(df["ocean_proximity"])  # a categorical feature, as kboost reads text
 n_train = int(len(y) * 0.8)
-dtrain = xgb.DMatrix(X[:n_train], label=y[:n_train], missing=np.nan)
-dtest = xgb.DMatrix(X[n_train:], label=y[n_train:], missing=np.nan)
+dtrain = xgb.DMatrix(df.iloc[:n_train], label=y[:n_train], missing=np.nan, enable_categorical=True)
+dtest = xgb.DMatrix(df.iloc[n_train:], label=y[n_train:], missing=np.nan, enable_categorical=True)
 
 ROUNDS = 20
 CASES = {
