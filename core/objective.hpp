@@ -22,8 +22,7 @@ struct ObjectiveParams {
   std::vector<float> quantile_alpha;
 };
 
-/// Objectives kboost knows. Training gradients exist for all but kSquaredLogError, kCox, kAft, kRank
-/// and kHinge.
+/// Objectives kboost knows. All but kAft, kRank and kHinge train (kCox's gradients on the host).
 enum class ObjectiveKind : int {
   kSquaredError,   ///< reg:squarederror (also reg:linear)
   kSquaredLogError,///< reg:squaredlogerror

@@ -195,6 +195,17 @@ KOKKOS_INLINE_FUNCTION float logf(float x) {
   return static_cast<float>(y);
 }
 
+/// log(1 + x) in float from logf with Goldberg's correction (D. Goldberg, "What every computer
+/// scientist should know about floating-point arithmetic", 1991, Theorem 4): x itself where 1 + x
+/// rounds to 1, else logf(u) · x / (u − 1) with u = 1 + x, within 3 ulp of log1p. The same bits
+/// on every backend (not glibc's log1pf bits). −inf at −1, NaN below −1 or for NaN, inf at inf.
+KOKKOS_INLINE_FUNCTION float log1pf(float x) {
+  float const u = 1.0f + x;
+  if (u == 1.0f) return x;
+  if (!(u > 0.0f) || u - u != 0.0f) return logf(u);  // u <= 0, NaN or inf
+  return logf(u) * (x / (u - 1.0f));
+}
+
 /// Upstream common::Sigmoid(float) (src/common/math.h, v3.x): 1 / (expf(min(-x, 88.7)) + 1 + 1e-16f).
 KOKKOS_INLINE_FUNCTION float sigmoid(float x) {
   float constexpr kEps = 1e-16f;

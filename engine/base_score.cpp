@@ -145,6 +145,9 @@ void check_labels(ObjectiveParams const& params, float const* labels, std::size_
       case ObjectiveKind::kGamma:
         if (!(y > 0.0f)) fail(i, "is not positive");
         break;
+      case ObjectiveKind::kSquaredLogError:
+        if (!(y > -1.0f)) fail(i, "is not greater than -1");
+        break;
       default: break;
     }
   }

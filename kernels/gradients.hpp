@@ -88,6 +88,18 @@ struct GradientFunctor {
       float const h = slope * slope / (scale * scale_sqrt);
       gpair(0, i) = GradientPair{g * w, h * w};
       return true;
+    } else if constexpr (K == ObjectiveKind::kSquaredLogError) {
+      // RegLossObj<SquaredLogError> (src/objective/regression_loss.h): the prediction floored at
+      // -1 + 1e-6, the hessian's (p + 1)^2 in double (std::pow promotes) and floored at 1e-6;
+      // log1p is kboost's portable one
+      float const floor = static_cast<float>(-1 + 1e-6);
+      float const pr = margin(i, 0) > floor ? margin(i, 0) : floor;  // fmaxf: NaN takes the floor too
+      float const lp = pmath::log1pf(pr), ly = pmath::log1pf(y);
+      float const g = (lp - ly) / (pr + 1);
+      double const p1 = static_cast<double>(pr + 1);
+      float const h = static_cast<float>(static_cast<double>(-lp + ly + 1) / (p1 * p1));
+      gpair(0, i) = GradientPair{g * w, (h > 1e-6f ? h : 1e-6f) * w};
+      return y > -1.0f;
     } else if constexpr (K == ObjectiveKind::kAbsoluteError) {
       float const d = margin(i, 0) - y;
       float const sign = static_cast<float>((d > 0) - (d < 0));
@@ -181,8 +193,7 @@ void launch_gradients(ExecutionSpace const& space, std::size_t n, Args const&...
 /// (rows, or extent 0 = all 1) into `gpair` (groups × rows). Sample weights and scale_pos_weight
 /// (rows with label == 1, reg:squarederror/reg:logistic/binary:*) scale both components as upstream.
 /// Throws std::runtime_error when a label is outside the objective's domain (upstream's CheckLabel
-/// message) or when the objective has no training gradients in kboost (squaredlogerror: log1p is not
-/// bit-portable; aft, rank:*, hinge). survival:cox's risk-set sums run on the host. reg:quantileerror needs one quantile_alpha per group.
+/// message) or when the objective has no training gradients in kboost (aft, rank:*, hinge). survival:cox's risk-set sums run on the host. reg:quantileerror needs one quantile_alpha per group.
 template <class ExecutionSpace, class Mem>
 void compute_gradients(ExecutionSpace const& space, ObjectiveParams const& params,
                        Kokkos::View<const float**, Kokkos::LayoutRight, Mem> margin,
@@ -191,8 +202,7 @@ void compute_gradients(ExecutionSpace const& space, ObjectiveParams const& param
   compat::ScopedRegion region("kboost::objective::compute_gradients");
   ObjectiveKind const kind = objective_kind(params.name);
   switch (kind) {
-    case ObjectiveKind::kSquaredLogError: case ObjectiveKind::kAft: case ObjectiveKind::kRank:
-    case ObjectiveKind::kHinge:
+    case ObjectiveKind::kAft: case ObjectiveKind::kRank: case ObjectiveKind::kHinge:
       throw std::runtime_error("objective " + params.name + ": training is not supported by kboost");
     default: break;
   }
@@ -231,6 +241,7 @@ void compute_gradients(ExecutionSpace const& space, ObjectiveParams const& param
     case K::kGamma: launch(std::integral_constant<K, K::kGamma>{}); break;
     case K::kTweedie: launch(std::integral_constant<K, K::kTweedie>{}); break;
     case K::kPseudoHuber: launch(std::integral_constant<K, K::kPseudoHuber>{}); break;
+    case K::kSquaredLogError: launch(std::integral_constant<K, K::kSquaredLogError>{}); break;
     case K::kAbsoluteError: launch(std::integral_constant<K, K::kAbsoluteError>{}); break;
     case K::kQuantile: launch(std::integral_constant<K, K::kQuantile>{}); break;
     case K::kSoftprob: launch(std::integral_constant<K, K::kSoftprob>{}); break;
@@ -245,6 +256,9 @@ void compute_gradients(ExecutionSpace const& space, ObjectiveParams const& param
       case ObjectiveKind::kPoisson: what = "PoissonRegression: label must be nonnegative"; break;
       case ObjectiveKind::kGamma: what = "GammaRegression: label must be positive"; break;
       case ObjectiveKind::kTweedie: what = "TweedieRegression: label must be nonnegative"; break;
+      case ObjectiveKind::kSquaredLogError:
+        what = "label must be greater than -1 for rmsle so that log(label + 1) can be valid.";
+        break;
       case ObjectiveKind::kSoftprob: case ObjectiveKind::kSoftmax: what = "SoftmaxMultiClassObj: label must be in [0, num_class)"; break;
       default: what = "invalid label"; break;
     }

@@ -114,6 +114,7 @@ VARIANTS = {
     "monotone": (None, {"monotone_constraints": "(1,-1,0,0,0,0,0,1,0)"}),
     "interaction": (None, {"interaction_constraints": "[[0,1],[2,3,4],[5,6,7,8]]"}),
     "categorical": (None, {}),
+    "squaredlogerror": ("reg:squaredlogerror", {}),
 }
 
 
@@ -130,6 +131,9 @@ def metric(objective, y, p, extra=None):
                 total -= acc
                 acc = 0.0
         return "cox-nloglik", out / events
+    if objective == "reg:squaredlogerror":
+        d = np.log1p(y.astype(np.float64)) - np.log1p(p.astype(np.float64))
+        return "rmsle", float(np.sqrt(np.mean(d * d)))
     if objective == "reg:absoluteerror":
         return "mae", float(np.mean(np.abs(y.astype(np.float64) - p.astype(np.float64))))
     if objective == "reg:quantileerror":
@@ -222,7 +226,7 @@ def main():
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--datasets", default="agaricus,lightgbm_binary,lightgbm_multiclass,california_housing,adult,"
                     "california_housing:absoluteerror,california_housing:quantile,california_housing:monotone,"
-                    "california_housing:interaction,veterans_lung_cancer,adult:categorical,diamonds,"
+                    "california_housing:interaction,california_housing:squaredlogerror,veterans_lung_cancer,adult:categorical,diamonds,"
                     "diamonds:categorical,machine,machine:categorical")
     a = ap.parse_args()
     rows = []

@@ -1,9 +1,13 @@
 #pragma once
-/// Training matrices the training test bodies share: row ranges of a read dataset, and a synthetic
+/// What the training test bodies share: row ranges of a read dataset, golden floats, and a synthetic
 /// matrix with categorical features whose label depends on a set of categories.
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
+#include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include <kboost/core/dmatrix.hpp>
 
@@ -21,6 +25,13 @@ inline HostDMatrix rows_of(HostDMatrix const& d, std::size_t begin, std::size_t 
     out.label(i) = d.label(begin + i);
   }
   out.info = d.info;
+  return out;
+}
+
+/// Floats a golden file stores as the hex text of their float32 ("0x1.8p+1").
+inline std::vector<float> hex_floats(nlohmann::json const& a) {
+  std::vector<float> out;
+  for (auto const& v : a) out.push_back(std::strtof(v.get<std::string>().c_str(), nullptr));
   return out;
 }
 

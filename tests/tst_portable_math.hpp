@@ -86,3 +86,31 @@ TEST_CASE("pmath " TEST_BACKEND ": fixed values", "[pmath]") {
     CHECK(kboost::pmath::detail::logf_nofma(v + 50.0f) == kboost::pmath::logf(v + 50.0f));
   }
 }
+
+TEST_CASE("pmath " TEST_BACKEND ": log1pf within 3 ulp of log1p", "[pmath]") {
+  std::vector<float> probes;
+  for (float v : probe_floats())
+    if (v > -1.0f && std::isfinite(v)) probes.push_back(v);
+  std::size_t const n = probes.size();
+  Kokkos::View<float*, Kokkos::HostSpace> hx("hx", n);
+  for (std::size_t i = 0; i < n; ++i) hx(i) = probes[i];
+  auto x = Kokkos::create_mirror_view_and_copy(TEST_MEMSPACE(), hx);
+  Kokkos::View<float*, TEST_MEMSPACE> l("l", n);
+  Kokkos::parallel_for("kboost::test::log1pf", Kokkos::RangePolicy<TEST_EXECSPACE>(0, n),
+                       KOKKOS_LAMBDA(std::size_t i) { l(i) = kboost::pmath::log1pf(x(i)); });
+  auto hl = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), l);
+  std::size_t worse = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    float const want = static_cast<float>(std::log1p(static_cast<double>(probes[i])));
+    float const ulp = std::nextafter(std::fabs(want), INFINITY) - std::fabs(want);
+    worse += !(std::fabs(hl(i) - want) <= 3 * ulp);  // 3.0 ulp is the worst over every 97th float
+  }
+  INFO(n << " probes above -1");
+  CHECK(worse == 0);
+  CHECK(kboost::pmath::log1pf(0.0f) == 0.0f);
+  CHECK(kboost::pmath::log1pf(1e-30f) == 1e-30f);
+  CHECK(std::isinf(kboost::pmath::log1pf(-1.0f)));
+  CHECK(std::isnan(kboost::pmath::log1pf(-2.0f)));
+  CHECK(std::isnan(kboost::pmath::log1pf(NAN)));
+  CHECK(std::isinf(kboost::pmath::log1pf(INFINITY)));
+}

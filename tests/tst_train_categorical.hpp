@@ -28,12 +28,6 @@
 
 namespace {
 
-std::vector<float> categorical_hex_floats(nlohmann::json const& a) {
-  std::vector<float> out;
-  for (auto const& v : a) out.push_back(std::strtof(v.get<std::string>().c_str(), nullptr));
-  return out;
-}
-
 /// The golden case's data as kboost reads it: text columns become categorical features coded in
 /// sorted order of their strings, as pandas' categories in the golden script.
 kboost::HostDMatrix categorical_case_data(std::string const& data) {
@@ -83,7 +77,7 @@ TEST_CASE("train " TEST_BACKEND ": categorical splits match upstream hist (adult
   CHECK(t.categories_segments == want["categories_segments"].get<std::vector<std::int64_t>>());
   CHECK(t.categories_sizes == want["categories_sizes"].get<std::vector<std::int64_t>>());
   CHECK(t.categories == want["categories"].get<std::vector<std::int32_t>>());
-  CHECK(t.split_conditions == categorical_hex_floats(want["split_conditions"]));
+  CHECK(t.split_conditions == kboost::test::hex_floats(want["split_conditions"]));
 
   auto const& history = b.eval_history();
   REQUIRE(history.size() == c["test_metric"].size());

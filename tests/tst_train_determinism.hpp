@@ -172,6 +172,10 @@ TEST_CASE("train " TEST_BACKEND ": model bytes identical across runs and backend
                 {"interaction_constraints", "[[0,1],[2,3,4],[5,6,7,8]]"}},
                housing, housing);
   }
+  SECTION("reg:squaredlogerror (portable log1p)") {
+    auto const housing = read_housing();
+    check_bits("housing_squaredlogerror", {{"objective", "reg:squaredlogerror"}, {"num_round", "4"}}, housing, housing);
+  }
   SECTION("survival:cox (risk sets on the host), right-censored rows") {
     kboost::ReadOptions csv;
     csv.label_column = "Survival_label_lower_bound";

@@ -28,12 +28,6 @@
 
 namespace {
 
-std::vector<float> parity_hex_floats(nlohmann::json const& a) {
-  std::vector<float> out;
-  for (auto const& v : a) out.push_back(std::strtof(v.get<std::string>().c_str(), nullptr));
-  return out;
-}
-
 std::string parity_base_score_text(kboost::Model const& m) {
   std::string s = "[";
   for (std::size_t i = 0; i < m.base_score.size(); ++i) s += (i ? "," : "") + kboost::upstream_float_string(m.base_score[i]);
@@ -56,8 +50,11 @@ TEST_CASE("train " TEST_BACKEND ": adaptive objectives and constraints match ups
   // kboost grows upstream's first tree exactly for these; the monotone case differs from upstream's
   // CPU hist only where a clamped plateau gives several bins the same gain (ties go to the lowest
   // bin here, as upstream's GPU evaluator).
-  std::string const name = GENERATE(as<std::string>{}, "absoluteerror", "quantile3", "interaction", "monotone");
-  bool const same_first_tree = name != "monotone";
+  // reg:squaredlogerror takes kboost's portable log1p (within 3 ulp of upstream's glibc log1pf), so
+  // its gradients, and the leaf values, may differ from upstream's in their last bits
+  std::string const name =
+      GENERATE(as<std::string>{}, "absoluteerror", "quantile3", "interaction", "monotone", "squaredlogerror");
+  bool const same_first_tree = name != "monotone" && name != "squaredlogerror";
   auto const& c = golden["cases"][name];
   std::map<std::string, std::string> kv;
   for (auto const& [k, v] : golden["common"].items()) kv[k] = v.get<std::string>();
@@ -76,8 +73,8 @@ TEST_CASE("train " TEST_BACKEND ": adaptive objectives and constraints match ups
     CHECK(t.split_indices == want["split_indices"].get<std::vector<std::int32_t>>());
     std::vector<int> dl(t.default_left.begin(), t.default_left.end());
     CHECK(dl == want["default_left"].get<std::vector<int>>());
-    CHECK(t.split_conditions == parity_hex_floats(want["split_conditions"]));
-    CHECK(t.base_weights == parity_hex_floats(want["base_weights"]));
+    CHECK(t.split_conditions == kboost::test::hex_floats(want["split_conditions"]));
+    CHECK(t.base_weights == kboost::test::hex_floats(want["base_weights"]));
   }
   auto const& history = b.eval_history();
   REQUIRE(history.size() == c["test_metric"].size());
@@ -178,7 +175,7 @@ TEST_CASE("train " TEST_BACKEND ": survival:cox matches upstream hist (veterans'
   auto const& t = b.model().trees.at(0);
   CHECK(t.left_children == golden["tree0"]["left_children"].get<std::vector<std::int32_t>>());
   CHECK(t.split_indices == golden["tree0"]["split_indices"].get<std::vector<std::int32_t>>());
-  CHECK(t.split_conditions == parity_hex_floats(golden["tree0"]["split_conditions"]));
+  CHECK(t.split_conditions == kboost::test::hex_floats(golden["tree0"]["split_conditions"]));
   auto const& history = b.eval_history();
   REQUIRE(history.size() == golden["train_metric"].size());
   for (std::size_t r = 0; r < history.size(); ++r) {

@@ -4,7 +4,7 @@ housing (shared/data/california_housing/housing.csv; label median_house_value, o
 categorical feature (its sorted categories), total_bedrooms' empty cells missing), trained on the first 80 % of the
 rows and evaluated on the rest, for the objectives and constraints kboost trains like upstream:
 reg:absoluteerror (leaf refit to residual medians), reg:quantileerror with three alphas (three
-outputs), monotone_constraints and interaction_constraints. Also survival:cox on the veterans' lung
+outputs), monotone_constraints, interaction_constraints and reg:squaredlogerror. Also survival:cox on the veterans' lung
 cancer data (shared/data/veterans_lung_cancer; label = the lower bound, negated for the rows whose
 upper bound is inf, i.e. right-censored), all 137 rows trained and evaluated.
 
@@ -37,6 +37,7 @@ CASES = {
     "quantile3": {"objective": "reg:quantileerror", "quantile_alpha": "[0.1,0.5,0.9]"},
     "monotone": {"objective": "reg:squarederror", "monotone_constraints": "(1,-1,0,0,0,0,0,1,0)"},
     "interaction": {"objective": "reg:squarederror", "interaction_constraints": "[[0,1],[2,3,4],[5,6,7,8]]"},
+    "squaredlogerror": {"objective": "reg:squaredlogerror"},
 }
 COMMON = {"max_depth": "6", "eta": "0.3", "max_bin": "256"}
 
