@@ -160,8 +160,10 @@ KOKKOS_INLINE_FUNCTION float constrained_split_gain(SplitParams const& p, Gradie
 template <class Mem>
 struct CategoricalEval {
   Kokkos::View<const std::uint8_t*, Mem> categorical;             ///< features: 1 = categorical
-  Kokkos::View<std::int32_t**, Kokkos::LayoutRight, Mem> order;   ///< n_nodes × total bins: sorted categories
-  Kokkos::View<float**, Kokkos::LayoutRight, Mem> weight;         ///< n_nodes × total bins: category weights
+  /// features: where feature f's categories start in a row of order/weight (categorical f only)
+  Kokkos::View<const std::uint32_t*, Mem> base;
+  Kokkos::View<std::int32_t**, Kokkos::LayoutRight, Mem> order;   ///< n_nodes × categories of all categorical features
+  Kokkos::View<float**, Kokkos::LayoutRight, Mem> weight;         ///< n_nodes × the same: category weights
   Kokkos::View<std::uint32_t**, Kokkos::LayoutRight, Mem> words;  ///< n_nodes × words: right-going categories
 };
 
@@ -177,11 +179,11 @@ namespace detail {
 ///   prefix of the sorted order, recorded as cat_count.
 /// The sort ranks each category by counting (ties by index), so every team size gives the same
 /// order; the scans run on team rank 0. order/weight: the node's row of the evaluator's scratch,
-/// indexed by global bin. Every team member calls this; the result is meaningful on rank 0.
+/// feature f's part from s0. Every team member calls this; the result is meaningful on rank 0.
 template <class Member, class HistRow, class OrderRow, class WeightRow, class GainOf>
 KOKKOS_INLINE_FUNCTION SplitCandidate categorical_split(Member const& m, SplitParams const& p, GradientQuantiser const& q,
                                                         HistRow const& hist, EvalNode const& node, int f,
-                                                        std::uint32_t b0, std::uint32_t b1,
+                                                        std::uint32_t b0, std::uint32_t b1, std::uint32_t s0,
                                                         GradientPairInt64 const& missing, OrderRow const& order,
                                                         WeightRow const& weight, GainOf const& gain_of) {
   std::int32_t const n = static_cast<std::int32_t>(b1 - b0);
@@ -214,45 +216,46 @@ KOKKOS_INLINE_FUNCTION SplitCandidate categorical_split(Member const& m, SplitPa
   int const nt = m.team_size(), t = m.team_rank();
   for (std::int32_t c = t; c < n; c += nt) {
     GradientPairInt64 const h = hist(b0 + c);
-    weight(b0 + c) = calc_weight(p, detail::to_double_grad(q, h.grad), detail::to_double_hess(q, h.hess));
+    weight(s0 + c) = calc_weight(p, detail::to_double_grad(q, h.grad), detail::to_double_hess(q, h.hess));
   }
   m.team_barrier();
   for (std::int32_t c = t; c < n; c += nt) {
-    float const w = weight(b0 + c);
+    float const w = weight(s0 + c);
     std::int32_t rank = 0;
     for (std::int32_t o = 0; o < n; ++o) {
-      float const wo = weight(b0 + o);
+      float const wo = weight(s0 + o);
       rank += (wo < w || (wo == w && o < c)) ? 1 : 0;
     }
-    order(b0 + rank) = c;
+    order(s0 + rank) = c;
   }
   m.team_barrier();
   if (t == 0) {
     std::int32_t const steps = (p.max_cat_threshold < n ? p.max_cat_threshold : n) - 1;
     GradientPairInt64 right{};
     for (std::int32_t i = 0; i < steps; ++i) {
-      right = right + hist(b0 + order(b0 + i));
+      right = right + hist(b0 + order(s0 + i));
       consider(node.sum - right, 1, kPartitionSplit, -1, i + 1);
     }
     GradientPairInt64 left{};
     for (std::int32_t i = n - 1; i > n - 1 - steps; --i) {
-      left = left + hist(b0 + order(b0 + i));
+      left = left + hist(b0 + order(s0 + i));
       consider(left, 0, kPartitionSplit, -1, i);
     }
   }
   return best;
 }
 
-/// Right-going category words of a categorical candidate `s` of feature f (bins from b0) into
-/// `words` (one node's row; bit c of word c/32: category c goes right), as upstream's cat_bits.
+/// Right-going category words of a categorical candidate `s` of feature f (bins from b0, sorted
+/// categories from s0 in `order`) into `words` (one node's row; bit c of word c/32: category c goes
+/// right), as upstream's cat_bits.
 template <class OrderRow, class WordsRow>
-KOKKOS_INLINE_FUNCTION void write_category_words(SplitCandidate const& s, std::uint32_t b0, OrderRow const& order,
-                                                 WordsRow const& words) {
+KOKKOS_INLINE_FUNCTION void write_category_words(SplitCandidate const& s, std::uint32_t b0, std::uint32_t s0,
+                                                 OrderRow const& order, WordsRow const& words) {
   for (std::size_t w = 0; w < words.extent(0); ++w) words(w) = 0u;
   auto const set = [&](std::int32_t c) { words(c >> 5) |= 1u << (c & 31); };
   if (s.kind == kOneHotSplit) set(s.split_bin - static_cast<std::int32_t>(b0));
   if (s.kind == kPartitionSplit)
-    for (std::int32_t i = 0; i < s.cat_count; ++i) set(order(b0 + i));
+    for (std::int32_t i = 0; i < s.cat_count; ++i) set(order(s0 + i));
 }
 }  // namespace detail
 
@@ -266,7 +269,8 @@ KOKKOS_INLINE_FUNCTION void write_category_words(SplitCandidate const& s, std::u
 /// feature across features. loss_chg = gain − parent gain (float). `scratch`: n_nodes × features.
 /// Categorical features (cats.categorical(f) = 1; detail::categorical_split) write the best
 /// split's right-going categories to cats.words (n_nodes × words, bit c of word c/32), using
-/// cats.order and cats.weight (n_nodes × total bins) as scratch.
+/// cats.order and cats.weight (n_nodes × the categories of all categorical features, feature f's
+/// from cats.base(f)) as scratch.
 template <class ExecutionSpace, class Mem>
 void evaluate_splits(ExecutionSpace const& space, SplitParams const& p, GradientQuantiser const& q,
                      Kokkos::View<const GradientPairInt64**, Kokkos::LayoutRight, Mem> hist,
@@ -279,6 +283,7 @@ void evaluate_splits(ExecutionSpace const& space, SplitParams const& p, Gradient
                      CategoricalEval<Mem> const& cats = CategoricalEval<Mem>{}) {
   compat::ScopedRegion region("kboost::evaluate_splits");
   auto const categorical = cats.categorical;
+  auto const cat_base = cats.base;
   auto const cat_order = cats.order;
   auto const cat_weight = cats.weight;
   auto const cat_words = cats.words;
@@ -326,7 +331,7 @@ void evaluate_splits(ExecutionSpace const& space, SplitParams const& p, Gradient
         };
         if (categorical.extent(0) != 0 && categorical(f) != 0) {  // uniform over the team
           SplitCandidate const best = detail::categorical_split(
-              m, p, q, Kokkos::subview(hist, node.slot, Kokkos::ALL), node, f, b0, b1, missing,
+              m, p, q, Kokkos::subview(hist, node.slot, Kokkos::ALL), node, f, b0, b1, cat_base(f), missing,
               Kokkos::subview(cat_order, k, Kokkos::ALL), Kokkos::subview(cat_weight, k, Kokkos::ALL), gain_of);
           if (t == 0) scratch(k, f) = best;
           return;
@@ -375,7 +380,8 @@ void evaluate_splits(ExecutionSpace const& space, SplitParams const& p, Gradient
                                           : node_gain(p, G, H);
         if (best.feature >= 0) best.loss_chg = best.loss_chg - static_cast<float>(parent);
         if (best.kind != kNumericalSplit)
-          detail::write_category_words(best, ptrs(best.feature), Kokkos::subview(cat_order, k, Kokkos::ALL),
+          detail::write_category_words(best, ptrs(best.feature), cat_base(best.feature),
+                                       Kokkos::subview(cat_order, k, Kokkos::ALL),
                                        Kokkos::subview(cat_words, k, Kokkos::ALL));
         out(k) = best;
       });

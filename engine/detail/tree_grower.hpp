@@ -83,10 +83,18 @@ class TreeGrower {
     check_constraints();
     if (cuts_.has_categorical()) {
       std::uint32_t widest = 0;
-      for (std::size_t f = 0; f + 1 < h_ptrs_.size(); ++f)
-        if (cuts_.is_categorical(f)) widest = std::max(widest, h_ptrs_[f + 1] - h_ptrs_[f]);
+      std::vector<std::uint32_t> base(static_cast<std::size_t>(n_features_), 0);
+      for (std::size_t f = 0; f + 1 < h_ptrs_.size(); ++f) {
+        if (!cuts_.is_categorical(f)) continue;
+        base[f] = n_cat_bins_;
+        n_cat_bins_ += h_ptrs_[f + 1] - h_ptrs_[f];
+        widest = std::max(widest, h_ptrs_[f + 1] - h_ptrs_[f]);
+      }
       n_cat_words_ = (widest + 31) / 32;
       cat_eval_.categorical = cuts_.categorical;
+      Kokkos::View<std::uint32_t*, Mem> d("kboost::grow::cat_base", base.size());
+      counted_deep_copy(d, Kokkos::View<const std::uint32_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(base.data(), base.size()));
+      cat_eval_.base = d;
     }
     if (!p_.monotone.empty()) {
       Kokkos::View<std::int8_t*, Mem> m("kboost::grow::monotone", static_cast<std::size_t>(n_features_));
@@ -185,6 +193,7 @@ class TreeGrower {
   Kokkos::View<const std::int8_t*, Mem> monotone_;  ///< per feature; extent 0 without monotone constraints
   CategoricalEval<Mem> cat_eval_;                  ///< categorical scratch (empty without categorical features)
   std::size_t n_cat_words_ = 0;                    ///< words of a node's category set (widest categorical feature)
+  std::uint32_t n_cat_bins_ = 0;                   ///< categories of all categorical features
 };
 
 template <class ExecutionSpace, class Mem, class BinT>
@@ -302,9 +311,9 @@ void TreeGrower<ExecutionSpace, Mem, BinT>::reserve_categorical(std::size_t n) {
   if (n_cat_words_ == 0 || cat_eval_.words.extent(0) >= n) return;
   std::size_t const cap = 2 * n;
   cat_eval_.order = Kokkos::View<std::int32_t**, Kokkos::LayoutRight, Mem>(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::splits::cat_order"), cap, total_bins_);
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::splits::cat_order"), cap, n_cat_bins_);
   cat_eval_.weight = Kokkos::View<float**, Kokkos::LayoutRight, Mem>(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::splits::cat_weight"), cap, total_bins_);
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::splits::cat_weight"), cap, n_cat_bins_);
   cat_eval_.words = Kokkos::View<std::uint32_t**, Kokkos::LayoutRight, Mem>("kboost::splits::cat_words", cap, n_cat_words_);
 }
 
