@@ -222,11 +222,11 @@ int run(TrainArgs const& a, std::vector<std::string> const& rest) {
     ReadOptions ro = a.read;
     ro.num_features = dtrain.n_features;
     ro.category_reference = &dtrain.info;  // same category and label-class codes as the training file
-    // --weight-file/--group-file (and <data>.weight/.group) describe the training file's rows only;
-    // weight/qid columns still apply (an eval file has the training file's layout).
+    // --weight-file/--group-file describe the training file's rows only; weight/qid columns still
+    // apply (an eval file has the training file's layout), and --side-files reads each eval file's
+    // own <file>.weight and <file>.group/.query.
     ro.weight_file.clear();
     ro.group_file.clear();
-    ro.auto_side_files = false;
     run_on_all_ranks(comm, [&] { eval_sets.emplace_back(e.substr(0, eq), read_dataset(e.substr(eq + 1), ro)); });
   }
   Booster booster(Kokkos::DefaultExecutionSpace(), comm);

@@ -20,9 +20,18 @@ struct ObjectiveParams {
   float poisson_max_delta_step = 0.7f;
   /// reg:quantileerror's `quantile_alpha` (QuantileLossParam): one output per alpha, each in [0, 1].
   std::vector<float> quantile_alpha;
+  /// rank:* (upstream ltr::LambdaRankParam): "topk" pairs each of the first k documents of the
+  /// model's ranking with every lower one; "mean" draws lambdarank_num_pair_per_sample partners
+  /// per document outside its relevance level (upstream 3.2's std::minstd_rand draws, replicated).
+  std::string lambdarank_pair_method = "topk";
+  int lambdarank_num_pair_per_sample = 0;  ///< 0: the method's default (topk: k = 32; mean: 1 pair)
+  bool lambdarank_normalization = true;    ///< scale a group's gradients (topk: log2(1+Σλ)/Σλ; mean: 1/pairs)
+  bool lambdarank_score_normalization = true;  ///< divide Δmetric by |Δscore| + 0.01
+  float lambdarank_bias_norm = 1.0f;       ///< only with lambdarank_unbiased, which kboost refuses
+  bool ndcg_exp_gain = true;               ///< NDCG gain 2^rel − 1 (true) or rel
 };
 
-/// Objectives kboost knows. All but kAft, kRank and kHinge train (kCox's gradients on the host).
+/// Objectives kboost knows. All but kAft and kHinge train (kCox's and kRank's gradients on the host).
 enum class ObjectiveKind : int {
   kSquaredError,   ///< reg:squarederror (also reg:linear)
   kSquaredLogError,///< reg:squaredlogerror
@@ -36,9 +45,9 @@ enum class ObjectiveKind : int {
   kPseudoHuber,    ///< reg:pseudohubererror
   kAbsoluteError,  ///< reg:absoluteerror
   kQuantile,       ///< reg:quantileerror
-  kCox,            ///< survival:cox (prediction only)
+  kCox,            ///< survival:cox (risk-set gradients on the host)
   kAft,            ///< survival:aft (prediction only)
-  kRank,           ///< rank:pairwise, rank:ndcg, rank:map (prediction only)
+  kRank,           ///< rank:pairwise, rank:ndcg, rank:map (LambdaMART gradients on the host)
   kHinge,          ///< binary:hinge (prediction only; objective_kind() does not accept it)
 };
 

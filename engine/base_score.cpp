@@ -4,6 +4,7 @@
 #include <kboost/core/output_transform.hpp>
 #include <kboost/core/portable_math.hpp>
 #include <kboost/kernels/detail/cox.hpp>
+#include <kboost/kernels/detail/lambdarank.hpp>
 #include <kboost/kernels/leaf_refit.hpp>
 
 #include <algorithm>
@@ -154,7 +155,8 @@ void check_labels(ObjectiveParams const& params, float const* labels, std::size_
 }
 
 std::vector<float> estimate_base_score(ObjectiveParams const& params, std::vector<float> const& labels,
-                                       std::vector<float> const& weights, int n_groups) {
+                                       std::vector<float> const& weights, int n_groups,
+                                       std::vector<std::uint32_t> const& group_ptr) {
   if (labels.empty()) throw std::runtime_error("base_score: no labels to estimate the intercept from");
   if (!weights.empty() && weights.size() != labels.size())
     throw std::runtime_error("base_score: " + std::to_string(weights.size()) + " weights for " +
@@ -203,6 +205,16 @@ std::vector<float> estimate_base_score(ObjectiveParams const& params, std::vecto
       double G = 0, H = 0;
       for (std::size_t i = 0; i < g.size(); ++i) G += g[i], H += h[i];
       return {pmath::expf(static_cast<float>(unregularized_weight(G, H)))};
+    }
+    case ObjectiveKind::kRank: {  // FitIntercept: a Newton step from margin 0 (identity transform)
+      if (!weights.empty()) throw std::runtime_error("base_score: " + params.name + " takes no row weights");
+      std::vector<float> const zero(labels.size(), 0.0f);
+      std::vector<float> g(labels.size()), h(labels.size());
+      detail::lambdarank_gradients(params, zero.data(), labels.data(), labels.size(), group_ptr, {}, 0, g.data(),
+                                   h.data());
+      double G = 0, H = 0;
+      for (std::size_t i = 0; i < g.size(); ++i) G += g[i], H += h[i];
+      return {static_cast<float>(unregularized_weight(G, H))};
     }
     case ObjectiveKind::kSquaredError:
     case ObjectiveKind::kLogistic:

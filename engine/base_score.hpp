@@ -7,6 +7,7 @@
 #include <kboost/core/objective.hpp>
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,7 @@ namespace kboost {
 ///    0 (FitStump: -Σg/Σh in double) mapped through the output transform;
 ///  - reg:pseudohubererror, reg:squaredlogerror: the Newton step from 0;
 ///  - survival:cox: the Newton step from 0 of the Cox gradients, through exp (FitIntercept);
+///  - rank:*: the Newton step from 0 of the LambdaMART gradients of round 0 (FitIntercept);
 ///  - reg:absoluteerror: weighted median (common::Quantile / WeightedQuantile at 0.5), times the
 ///    weight sum and divided by it again, as upstream;
 ///  - reg:quantileerror: the labels' quantile at each quantile_alpha (one value per alpha);
@@ -34,7 +36,9 @@ namespace kboost {
 void check_labels(ObjectiveParams const& params, float const* labels, std::size_t n, std::string const& source,
                   std::size_t first_row = 0);
 
+/// group_ptr: query groups (n_groups + 1 offsets; rank:* only, empty = one group).
 std::vector<float> estimate_base_score(ObjectiveParams const& params, std::vector<float> const& labels,
-                                       std::vector<float> const& weights, int n_groups);
+                                       std::vector<float> const& weights, int n_groups,
+                                       std::vector<std::uint32_t> const& group_ptr = {});
 
 }  // namespace kboost

@@ -54,6 +54,11 @@ std::string python_float_repr(double v);
 /// Whether a larger value of metric `name` is better (upstream callback.py EarlyStopping maximize_metrics).
 bool metric_maximize(std::string const& name);
 
+/// The query groups of `d` as row offsets (n_groups + 1; empty when it has none).
+inline std::vector<std::uint32_t> group_offsets(HostDMatrix const& d) {
+  return std::vector<std::uint32_t>(d.group_ptr.data(), d.group_ptr.data() + d.group_ptr.extent(0));
+}
+
 /// Evaluation results of one round: (data name, metric name, value) in print order.
 using EvalRound = std::vector<std::tuple<std::string, std::string, double>>;
 
@@ -219,8 +224,15 @@ EvalRound BasicBooster<ExecutionSpace>::evaluate(TrainParams const& p, Objective
     std::vector<float> labels(d.label.data(), d.label.data() + d.label.extent(0));
     std::vector<float> weights(d.weight.data(), d.weight.data() + d.weight.extent(0));
     for (auto const& m : metrics) {
-      out.emplace_back(evals[e].first, m,
-                       evaluate_metric(m, preds, labels, weights, static_cast<int>(groups), p.quantile_alpha));
+      if (is_rank_metric(m)) {
+        if (!weights.empty())
+          throw std::runtime_error("metric " + m + " on eval set '" + evals[e].first + "': ranking metrics take no row weights");
+        std::size_t const k = p.eval_metric.empty() ? rank_default_k(objective_params(p)) : 32;
+        out.emplace_back(evals[e].first, m, evaluate_rank_metric(m, preds, labels, group_offsets(d), p.ndcg_exp_gain, k));
+      } else {
+        out.emplace_back(evals[e].first, m,
+                         evaluate_metric(m, preds, labels, weights, static_cast<int>(groups), p.quantile_alpha));
+      }
     }
   }
   return out;
@@ -238,6 +250,11 @@ void BasicBooster<ExecutionSpace>::train(TrainParams const& p, HostDMatrix const
       throw std::runtime_error("train: eval set '" + e.first + "' has " + std::to_string(e.second.n_features) +
                                " features, the training data " + std::to_string(dtrain.n_features));
     if (!e.second.has_labels()) throw std::runtime_error("train: eval set '" + e.first + "' has no labels");
+    if (objective_kind(p.objective) == ObjectiveKind::kRank && dtrain.group_ptr.extent(0) > 0 &&
+        e.second.group_ptr.extent(0) == 0)
+      throw std::runtime_error("train: eval set '" + e.first + "' has no query groups and the training data has: "
+                               "ranking metrics would score it as one query (give its groups as a qid column or "
+                               "its own .group/.query file)");
   }
   if (comm_->size() > 1 && p.sketch_method == "exact_quantile")
     throw std::runtime_error("train: kboost_sketch_method = exact_quantile is not available on several ranks "
@@ -260,6 +277,12 @@ void BasicBooster<ExecutionSpace>::train(TrainParams const& p, HostDMatrix const
   int const n_groups = objective_outputs(obj, kind);
   if (is_multiclass(kind) && p.num_class < 2) throw std::runtime_error("train: " + obj.name + " needs num_class >= 2");
   if (n_groups < 1) throw std::runtime_error("train: " + obj.name + " needs quantile_alpha");
+  if (kind == ObjectiveKind::kRank && dtrain.has_weights())
+    throw std::runtime_error("train: " + obj.name + " takes no row weights (upstream weighs whole query groups, which "
+                             "kboost does not read yet)");
+  if (comm_->size() > 1 && kind == ObjectiveKind::kRank)
+    throw AgreedError("train: " + obj.name + " is not available on several ranks yet (its pairs run over whole query "
+                      "groups)");
   if (comm_->size() > 1 && kind == ObjectiveKind::kCox)
     throw AgreedError("train: survival:cox is not available on several ranks yet (its risk sets run over all rows "
                       "in time order)");
@@ -432,11 +455,12 @@ void BasicBooster<ExecutionSpace>::fit_rounds(TrainParams const& p, HostDMatrix 
   }
   std::vector<std::string> metrics = p.eval_metric;
   if (metrics.empty() && !p.disable_default_eval_metric)
-    metrics.push_back(default_metric(obj.name, obj.tweedie_variance_power));
+    metrics.push_back(default_metric(obj));
   if (metrics.empty() && p.early_stopping_rounds > 0 && !evals.empty())
     throw std::runtime_error("train: early_stopping_rounds needs a metric, and disable_default_eval_metric = 1 "
                              "with no eval_metric leaves none");
 
+  std::vector<std::uint32_t> const groups = group_offsets(dtrain);
   Kokkos::View<GradientPair**, Kokkos::LayoutRight, Mem> gpair(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::train::gpair"), n_groups, rows);
   Kokkos::View<GradientPairInt64*, Mem> gq(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::train::gq"), rows);
@@ -453,8 +477,12 @@ void BasicBooster<ExecutionSpace>::fit_rounds(TrainParams const& p, HostDMatrix 
   for (int round = state_.rounds_done; round < last_round && !state_.finished; ++round) {
     {
       PhaseTimer t(times_.gradients);
-      compute_gradients(space_, obj, Kokkos::View<const float**, Kokkos::LayoutRight, Mem>(margin),
-                        Kokkos::View<const float*, Mem>(label), Kokkos::View<const float*, Mem>(weight), gpair);
+      if (kind == ObjectiveKind::kRank)
+        lambdarank_gradients(obj, Kokkos::View<const float**, Kokkos::LayoutRight, Mem>(margin),
+                             Kokkos::View<const float*, Mem>(label), groups, static_cast<std::uint32_t>(round), gpair);
+      else
+        compute_gradients(space_, obj, Kokkos::View<const float**, Kokkos::LayoutRight, Mem>(margin),
+                          Kokkos::View<const float*, Mem>(label), Kokkos::View<const float*, Mem>(weight), gpair);
       subsample_rows(space_, p.subsample, p.seed, round, gpair, first_row);
     }
     for (int g = 0; g < n_groups; ++g) {
@@ -570,7 +598,7 @@ std::vector<float> BasicBooster<ExecutionSpace>::job_base_score(ObjectiveParams 
   std::size_t const rows = dtrain.n_rows;
   std::vector<float> hl(dtrain.label.data(), dtrain.label.data() + rows);
   std::vector<float> hw(dtrain.weight.data(), dtrain.weight.data() + dtrain.weight.extent(0));
-  if (comm_->size() == 1) return estimate_base_score(obj, hl, hw, n_groups);
+  if (comm_->size() == 1) return estimate_base_score(obj, hl, hw, n_groups, group_offsets(dtrain));
   // Every rank's labels and weights on rank 0, in rank (= row) order: the estimate of one process
   // on all rows, then broadcast.
   auto const labels = comm_->gather(to_bytes(hl), 0);

@@ -8,6 +8,7 @@
 #include <kboost/core/objective.hpp>
 #include <kboost/core/output_transform.hpp>
 #include <kboost/kernels/detail/cox.hpp>
+#include <kboost/kernels/detail/lambdarank.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -243,6 +244,117 @@ std::string default_metric(std::string const& objective, float tweedie_variance_
     case ObjectiveKind::kHinge: return "error";  // upstream HingeObj; objective_kind() rejects hinge first
   }
   return "rmse";
+}
+
+std::string default_metric(ObjectiveParams const& obj) {
+  std::string const base = default_metric(obj.name, obj.tweedie_variance_power);
+  if (objective_kind(obj.name) != ObjectiveKind::kRank || obj.lambdarank_pair_method == "mean") return base;
+  return base + "@" + std::to_string(detail::lambdarank_num_pair(obj));
+}
+
+std::size_t rank_default_k(ObjectiveParams const& obj) {
+  bool const untruncated = objective_kind(obj.name) == ObjectiveKind::kRank && obj.lambdarank_pair_method == "mean" &&
+                           obj.name != "rank:map";  // rank:map hands its metric no parameters
+  return untruncated ? static_cast<std::size_t>(-1) : 32;
+}
+
+namespace {
+
+struct RankMetricName {
+  std::string base;                                   // ndcg, map or pre
+  std::size_t topk = 32;                              // without @k: upstream's LambdaRankParam default
+  bool minus = false;                                 // a group without relevant rows scores 0
+};
+
+/// ltr::ParseMetricName: "name", "name@k", "name@k-" or "name@-".
+bool parse_rank_metric(std::string const& name, RankMetricName* out) {
+  auto const at = name.find('@');
+  RankMetricName r = out != nullptr ? *out : RankMetricName{};
+  r.base = name.substr(0, at);
+  if (r.base != "ndcg" && r.base != "map" && r.base != "pre") return false;
+  if (at != std::string::npos) {
+    std::string arg = name.substr(at + 1);
+    if (!arg.empty() && arg.back() == '-') {
+      r.minus = true;
+      arg.pop_back();
+    }
+    if (!arg.empty()) {
+      if (arg.find_first_not_of("0123456789") != std::string::npos || arg.size() > 9 || std::stoul(arg) == 0)
+        throw std::runtime_error("metric " + name + ": @k must be a positive integer (e.g. ndcg@10)");
+      r.topk = std::stoul(arg);
+    } else if (!r.minus) {
+      throw std::runtime_error("metric " + name + ": expected name@k, name@k- or name@-");
+    }
+  }
+  if (out != nullptr) *out = r;
+  return true;
+}
+
+/// rank_metric.cc's Finalize: the weighted mean over groups, at most 1.
+double finalize_rank_score(double score, double sw) {
+  if (sw > 0.0) score /= sw;
+  return std::min(1.0, score);
+}
+
+}  // namespace
+
+bool is_rank_metric(std::string const& name) {
+  try {
+    return parse_rank_metric(name, nullptr);
+  } catch (std::exception const&) {
+    return true;  // a ranking metric with a bad @k: evaluate_rank_metric says what is wrong
+  }
+}
+
+double evaluate_rank_metric(std::string const& name, std::vector<float> const& preds, std::vector<float> const& labels,
+                            std::vector<std::uint32_t> const& group_ptr_in, bool ndcg_exp_gain, std::size_t default_k) {
+  RankMetricName m;
+  m.topk = default_k;
+  if (!parse_rank_metric(name, &m)) throw std::runtime_error("unknown ranking metric '" + name + "'");
+  std::size_t const n = labels.size();
+  if (preds.size() != n)
+    throw std::runtime_error("metric " + name + ": " + std::to_string(preds.size()) + " scores for " + std::to_string(n) +
+                             " labels (ranking metrics take one output)");
+  auto const gptr = detail::query_groups(group_ptr_in, n);
+  std::size_t const n_groups = gptr.size() - 1;
+  double sum = 0;
+  if (m.base == "ndcg") {  // EvalNDCG: the metric's own NDCGCache (its k, its gain)
+    if (ndcg_exp_gain) detail::check_ndcg_labels(labels.data(), n, "metric " + name);
+    auto const discount = detail::dcg_discounts(detail::max_group_size(gptr));
+    auto const inv_idcg = detail::inverse_ideal_dcg(labels.data(), gptr, m.topk, ndcg_exp_gain, discount);
+    for (std::size_t g = 0; g < n_groups; ++g) {
+      std::size_t const begin = gptr[g], cnt = gptr[g + 1] - begin;
+      if (inv_idcg[g] <= 0.0) {
+        sum += m.minus ? 0.0 : 1.0;
+        continue;
+      }
+      auto const rank = detail::rank_descending(preds.data() + begin, cnt);
+      double ndcg = 0;
+      for (std::size_t i = 0; i < std::min(cnt, m.topk); ++i)
+        ndcg += discount[i] * detail::label_gain(labels[begin + rank[i]], ndcg_exp_gain) * inv_idcg[g];
+      sum += ndcg;
+    }
+  } else {  // EvalMAPScore / EvalPrecision over binary relevance
+    detail::check_binary_labels(labels.data(), n, "metric " + name);
+    for (std::size_t g = 0; g < n_groups; ++g) {
+      std::size_t const begin = gptr[g], cnt = gptr[g + 1] - begin;
+      auto const rank = detail::rank_descending(preds.data() + begin, cnt);
+      std::size_t const k = std::min(m.topk, cnt);
+      double hits = 0, score = 0;
+      for (std::size_t i = 0; i < k; ++i) {
+        double const rel = labels[begin + rank[i]];
+        hits += rel;
+        if (m.base == "map") score += hits / static_cast<double>(i + 1) * rel;
+      }
+      if (m.base == "pre") {
+        sum += hits / static_cast<double>(k);
+        continue;
+      }
+      for (std::size_t i = k; i < cnt; ++i) hits += labels[begin + rank[i]];
+      sum += hits > 0.0 ? score / std::min(hits, static_cast<double>(m.topk)) : (m.minus ? 0.0 : 1.0);
+    }
+  }
+  return finalize_rank_score(sum, static_cast<double>(n_groups));
 }
 
 }  // namespace kboost

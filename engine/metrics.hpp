@@ -3,6 +3,10 @@
 /// Evaluation metrics on the host, in double with a fixed (row) order, following upstream 3.2
 /// (src/metric/elementwise_metric.cu, multiclass_metric.cu, auc.cc): per-row loss in float times
 /// the weight, summed in double, then the metric's GetFinal.
+#include <kboost/core/objective.hpp>
+
+#include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -26,5 +30,29 @@ double evaluate_metric(std::string const& name, std::vector<float> const& preds,
 /// reg:squarederror, "logloss" for binary:logistic, "tweedie-nloglik@1.5" for reg:tweedie with
 /// tweedie_variance_power = 1.5). Throws std::runtime_error for an unknown objective.
 std::string default_metric(std::string const& objective, float tweedie_variance_power = 1.5f);
+
+/// The default metric of an objective with its parameters: default_metric(name, tweedie power),
+/// except rank:* with lambdarank_pair_method = topk, whose metric is truncated at the objective's
+/// k as upstream's RankEvalMetric names it ("ndcg@32", "map@8"). rank_default_k gives the k that
+/// evaluate_rank_metric takes for it when its name has none.
+std::string default_metric(ObjectiveParams const& obj);
+std::size_t rank_default_k(ObjectiveParams const& obj);
+
+/// True for the learning-to-rank metrics: ndcg, map and pre, each alone or as name@k, name@k-,
+/// name@- (src/metric/rank_metric.cc).
+bool is_rank_metric(std::string const& name);
+
+/// Ranking metric `name` (is_rank_metric) of scores `preds` (rows) for relevance labels (rows) over
+/// query groups (group_ptr: n_groups + 1 row offsets; empty = every row one group), averaged over
+/// the groups as upstream 3.2's CPU EvalNDCG / EvalMAPScore / EvalPrecision: positions by stable
+/// descending score, the first k counted (no @k: k = `default_k`, upstream's 32 unless the metric
+/// is the default of rank:ndcg/rank:pairwise with lambdarank_pair_method = mean, which counts
+/// every position as upstream's DefaultMetricConfig hands it the objective's parameters), a group
+/// without relevant rows scoring 1 (0 with the trailing '-'). ndcg's gain is 2^rel − 1
+/// (ndcg_exp_gain) or rel. Throws std::runtime_error on mismatched sizes, labels the metric does
+/// not take (ndcg with exponential gain: integers in [0, 31]; map, pre: 0 or 1), or a bad @k.
+double evaluate_rank_metric(std::string const& name, std::vector<float> const& preds, std::vector<float> const& labels,
+                            std::vector<std::uint32_t> const& group_ptr, bool ndcg_exp_gain = true,
+                            std::size_t default_k = 32);
 
 }  // namespace kboost

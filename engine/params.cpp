@@ -198,6 +198,16 @@ TrainParams parse_params(std::map<std::string, std::string> const& kv) {
          }
          if (p.quantile_alpha.empty()) bad(k, v, "no quantile given");
        }},
+      {"lambdarank_pair_method", choice(p.lambdarank_pair_method, {"topk", "mean"})},
+      {"lambdarank_num_pair_per_sample", integer(p.lambdarank_num_pair_per_sample, 1, kIntMax)},
+      {"lambdarank_normalization", boolean(p.lambdarank_normalization)},
+      {"lambdarank_score_normalization", boolean(p.lambdarank_score_normalization)},
+      {"lambdarank_bias_norm", real(p.lambdarank_bias_norm, 0, kInf)},
+      {"lambdarank_unbiased",
+       [](std::string const& k, std::string const& v) {
+         if (to_bool(k, v)) bad(k, v, "unbiased LambdaMART (position-bias estimation) is not implemented by kboost");
+       }},
+      {"ndcg_exp_gain", boolean(p.ndcg_exp_gain)},
       {"objective",
        [&p](std::string const& k, std::string const& v) {
          try {
@@ -322,6 +332,12 @@ ObjectiveParams objective_params(TrainParams const& p) {
   o.huber_slope = p.huber_slope;
   o.poisson_max_delta_step = p.max_delta_step_set ? p.max_delta_step : 0.7f;
   o.quantile_alpha = p.quantile_alpha;
+  o.lambdarank_pair_method = p.lambdarank_pair_method;
+  o.lambdarank_num_pair_per_sample = p.lambdarank_num_pair_per_sample;
+  o.lambdarank_normalization = p.lambdarank_normalization;
+  o.lambdarank_score_normalization = p.lambdarank_score_normalization;
+  o.lambdarank_bias_norm = p.lambdarank_bias_norm;
+  o.ndcg_exp_gain = p.ndcg_exp_gain;
   return o;
 }
 
@@ -358,6 +374,20 @@ std::string objective_config(TrainParams const& p, ObjectiveParams const& obj) {
     case ObjectiveKind::kQuantile:
       j["quantile_loss_param"] = {{"quantile_alpha", quantile_alpha_string(obj.quantile_alpha)}};
       break;
+    case ObjectiveKind::kRank: {  // ltr::LambdaRankParam; an unset pair count is upstream's NotSet (uint32 max)
+      auto const flag = [](bool b) { return std::string(b ? "1" : "0"); };
+      j["lambdarank_param"] = {
+          {"lambdarank_bias_norm", param_float_string(obj.lambdarank_bias_norm)},
+          {"lambdarank_normalization", flag(obj.lambdarank_normalization)},
+          {"lambdarank_num_pair_per_sample", obj.lambdarank_num_pair_per_sample > 0
+                                                 ? std::to_string(obj.lambdarank_num_pair_per_sample)
+                                                 : std::string("4294967295")},
+          {"lambdarank_pair_method", obj.lambdarank_pair_method},
+          {"lambdarank_score_normalization", flag(obj.lambdarank_score_normalization)},
+          {"lambdarank_unbiased", "0"},
+          {"ndcg_exp_gain", flag(obj.ndcg_exp_gain)}};
+      break;
+    }
     default: break;
   }
   return j.dump();

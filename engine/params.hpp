@@ -55,6 +55,13 @@ struct TrainParams {
   float tweedie_variance_power = 1.5f;
   float huber_slope = 1.0f;
   std::vector<float> quantile_alpha;  ///< "0.5" or "[0.1,0.5,0.9]"; reg:quantileerror needs it
+  // rank:* (upstream ltr::LambdaRankParam; ObjectiveParams says what each does)
+  std::string lambdarank_pair_method = "topk";  ///< "topk" | "mean"
+  int lambdarank_num_pair_per_sample = 0;       ///< 0 = the method's default (topk 32, mean 1)
+  bool lambdarank_normalization = true;
+  bool lambdarank_score_normalization = true;
+  float lambdarank_bias_norm = 1.0f;
+  bool ndcg_exp_gain = true;
   std::optional<float> base_score;  ///< OUTPUT space, every output's; unset = estimated (boost_from_average)
   bool boost_from_average = true;   ///< false without base_score: intercept 0.5 (upstream's default)
   std::vector<std::string> eval_metric;  ///< empty = objective's default

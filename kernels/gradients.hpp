@@ -10,6 +10,7 @@
 #include <kboost/core/portable_math.hpp>
 #include <kboost/core/transfers.hpp>
 #include <kboost/kernels/detail/cox.hpp>
+#include <kboost/kernels/detail/lambdarank.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -137,6 +138,15 @@ struct GradientFunctor {
   }
 };
 
+/// Copies gradient arrays (rows each) from the host into gpair's group 0.
+template <class Mem>
+void upload_single_output(std::vector<float> const& g, std::vector<float> const& h,
+                          Kokkos::View<GradientPair**, Kokkos::LayoutRight, Mem> gpair) {
+  auto hg = Kokkos::create_mirror_view(gpair);
+  for (std::size_t i = 0; i < g.size(); ++i) hg(0, i) = GradientPair{g[i], h[i]};
+  counted_deep_copy(gpair, hg);
+}
+
 /// survival:cox's gradients (groups = 1): margins, labels and weights to the host, the risk-set
 /// sums there (kernels/detail/cox.hpp), the pairs back.
 template <class Mem>
@@ -150,9 +160,7 @@ void cox_gradients_on_host(Kokkos::View<const float**, Kokkos::LayoutRight, Mem>
   std::size_t const n = hm.extent(0);
   std::vector<float> g(n), h(n);
   cox_gradients(hm.data(), hl.data(), hw.extent(0) == 0 ? nullptr : hw.data(), n, g.data(), h.data());
-  auto hg = Kokkos::create_mirror_view(gpair);
-  for (std::size_t i = 0; i < n; ++i) hg(0, i) = GradientPair{g[i], h[i]};
-  counted_deep_copy(gpair, hg);
+  upload_single_output(g, h, gpair);
 }
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__CUDACC__) && !defined(__HIPCC__)
@@ -193,7 +201,9 @@ void launch_gradients(ExecutionSpace const& space, std::size_t n, Args const&...
 /// (rows, or extent 0 = all 1) into `gpair` (groups × rows). Sample weights and scale_pos_weight
 /// (rows with label == 1, reg:squarederror/reg:logistic/binary:*) scale both components as upstream.
 /// Throws std::runtime_error when a label is outside the objective's domain (upstream's CheckLabel
-/// message) or when the objective has no training gradients in kboost (aft, rank:*, hinge). survival:cox's risk-set sums run on the host. reg:quantileerror needs one quantile_alpha per group.
+/// message) or when the objective has no training gradients in kboost (aft, hinge) or needs query
+/// groups (rank:*: lambdarank_gradients). survival:cox's risk-set sums run on the host.
+/// reg:quantileerror needs one quantile_alpha per group.
 template <class ExecutionSpace, class Mem>
 void compute_gradients(ExecutionSpace const& space, ObjectiveParams const& params,
                        Kokkos::View<const float**, Kokkos::LayoutRight, Mem> margin,
@@ -202,7 +212,7 @@ void compute_gradients(ExecutionSpace const& space, ObjectiveParams const& param
   compat::ScopedRegion region("kboost::objective::compute_gradients");
   ObjectiveKind const kind = objective_kind(params.name);
   switch (kind) {
-    case ObjectiveKind::kAft: case ObjectiveKind::kRank: case ObjectiveKind::kHinge:
+    case ObjectiveKind::kAft: case ObjectiveKind::kHinge:
       throw std::runtime_error("objective " + params.name + ": training is not supported by kboost");
     default: break;
   }
@@ -221,6 +231,8 @@ void compute_gradients(ExecutionSpace const& space, ObjectiveParams const& param
     detail::cox_gradients_on_host(margin, label, weight, gpair);
     return;
   }
+  if (kind == ObjectiveKind::kRank)
+    throw std::runtime_error("compute_gradients: " + params.name + " needs query groups: use lambdarank_gradients");
   Kokkos::View<int, Mem> bad_rows("kboost::objective::bad_rows");
   Kokkos::View<const float*, Mem> alpha;
   if (kind == ObjectiveKind::kQuantile)
@@ -264,6 +276,29 @@ void compute_gradients(ExecutionSpace const& space, ObjectiveParams const& param
     }
     throw std::runtime_error(params.name + ": " + what + " (" + std::to_string(bad) + " rows)");
   }
+}
+
+/// LambdaMART gradients of rank:ndcg / rank:pairwise / rank:map (upstream 3.2's CPU objective,
+/// kernels/detail/lambdarank.hpp) at `margin` (rows × 1) for relevance labels (rows) and query
+/// groups (`group_ptr`: n_groups + 1 row offsets on the host; empty = one group), into `gpair`
+/// (1 × rows). Margins and labels go to the host, the pairs come back. `iteration` (the boosting
+/// round) seeds the draws of lambdarank_pair_method = mean as upstream 3.2's. Throws std::runtime_error on labels the objective does
+/// not take, or offsets that do not cover the rows.
+template <class Mem>
+void lambdarank_gradients(ObjectiveParams const& params, Kokkos::View<const float**, Kokkos::LayoutRight, Mem> margin,
+                          Kokkos::View<const float*, Mem> label, std::vector<std::uint32_t> const& group_ptr,
+                          std::uint32_t iteration, Kokkos::View<GradientPair**, Kokkos::LayoutRight, Mem> gpair) {
+  compat::ScopedRegion region("kboost::objective::lambdarank_gradients");
+  if (margin.extent(1) != 1) throw std::runtime_error(params.name + " has one output, not " + std::to_string(margin.extent(1)));
+  auto const hm = counted_to_host(margin);
+  auto const hl = counted_to_host(label);
+  std::size_t const n = hm.extent(0);
+  if (hl.extent(0) != n || gpair.extent(1) != n)
+    throw std::runtime_error("lambdarank_gradients: " + std::to_string(n) + " margins, " + std::to_string(hl.extent(0)) +
+                             " labels");
+  std::vector<float> g(n), h(n);
+  detail::lambdarank_gradients(params, hm.data(), hl.data(), n, group_ptr, {}, iteration, g.data(), h.data());
+  detail::upload_single_output(g, h, gpair);
 }
 
 }  // namespace kboost

@@ -12,7 +12,9 @@ String columns are given to both sides as the same numeric codes (sorted categor
 through one HDF5 file per split, so both read identical float32 values. The ":categorical" variants
 (adult, diamonds, machine) train those columns as categorical features on both sides (kboost:
 --categorical; upstream: feature_types "c"), with the default max_cat_to_onehot=4 and
-max_cat_threshold=64 (one-hot splits below 4 categories, partitions above).
+max_cat_threshold=64 (one-hot splits below 4 categories, partitions above). The lightgbm_lambdarank
+rows rank LightGBM's LambdaRank example with rank:ndcg, rank:pairwise, rank:map (relevance >= 1 as
+binary labels) and sampled "mean" pairs; the metric is ndcg@32 / map@32 over the test queries.
 
 Usage: .venv/bin/python scripts/fidelity.py [--kboost build-trainB/kboost] [--out docs/fidelity.md]
 """
@@ -104,7 +106,41 @@ def load(name):
         upper = df.pop("Survival_label_upper_bound").to_numpy(np.float32)
         y = np.where(np.isinf(upper), -lower, lower).astype(np.float32)
         return (*split(df.to_numpy(np.float32), y), "survival:cox", {})
+    if name == "lightgbm_lambdarank":  # relevance 0-4 in query groups (LambdaRank example, .query sizes)
+        out = []
+        for part in ("train", "test"):
+            path = os.path.join(d, name, f"rank.{part}")
+            X, y = load_svmlight_file(path, n_features=301, zero_based=True)
+            sizes = np.loadtxt(path + ".query", dtype=np.int64)
+            out += [X.toarray().astype(np.float32), y.astype(np.float32)]
+            QIDS[part] = np.repeat(np.arange(len(sizes)), sizes).astype(np.int32)
+        return (*out, "rank:ndcg", {})
     raise ValueError(name)
+
+
+QIDS = {}  # query ids of the current ranking dataset's train and test rows
+
+
+def rank_metric(objective, y, p, qid, k=32):
+    """upstream's ndcg@k (exponential gain) or map@k over query groups, positions by stable descending score."""
+    scores = []
+    for q in np.unique(qid):
+        rows = np.flatnonzero(qid == q)
+        yy, pp = y[rows].astype(np.float64), p[rows]
+        order = np.argsort(-pp, kind="stable")
+        if objective == "rank:map":
+            rel = yy[order]
+            hits = np.cumsum(rel)
+            top = min(k, len(rel))
+            total = hits[-1]
+            scores.append(1.0 if total == 0 else float(np.sum((hits / np.arange(1, len(rel) + 1) * rel)[:top]) / min(total, k)))
+            continue
+        disc = 1.0 / np.log2(np.arange(len(yy)) + 2.0)
+        gain = 2.0 ** yy - 1
+        ideal = np.sort(gain)[::-1]
+        idcg = float(np.sum(disc[:k] * ideal[:k]))
+        scores.append(1.0 if idcg == 0 else float(np.sum(disc[:k] * gain[order][:k]) / idcg))
+    return ("map@%d" if objective == "rank:map" else "ndcg@%d") % k, float(np.mean(scores))
 
 
 # Variants of a dataset: "dataset:variant" trains the dataset with another objective or constraints.
@@ -115,10 +151,15 @@ VARIANTS = {
     "interaction": (None, {"interaction_constraints": "[[0,1],[2,3,4],[5,6,7,8]]"}),
     "categorical": (None, {}),
     "squaredlogerror": ("reg:squaredlogerror", {}),
+    "pairwise": ("rank:pairwise", {}),
+    "map": ("rank:map", {}),  # binary relevance: labels >= 1 count as relevant
+    "mean": (None, {"lambdarank_pair_method": "mean", "lambdarank_num_pair_per_sample": 8}),
 }
 
 
-def metric(objective, y, p, extra=None):
+def metric(objective, y, p, extra=None, qid=None):
+    if objective.startswith("rank:"):
+        return rank_metric(objective, y, p, qid)
     if objective == "survival:cox":  # upstream EvalCox on exp(margin) predictions
         order = np.argsort(np.abs(y), kind="stable")
         total, out, acc, events = float(np.sum(p.astype(np.float64))), 0.0, 0.0, 0
@@ -149,10 +190,12 @@ def metric(objective, y, p, extra=None):
     return "rmse", float(np.sqrt(np.mean((y.astype(np.float64) - p.astype(np.float64)) ** 2)))
 
 
-def write_h5(path, X, y):
+def write_h5(path, X, y, qid=None):
     with h5py.File(path, "w") as f:
         f["X"] = X.astype(np.float32)
         f["y"] = y.astype(np.float32)
+        if qid is not None:
+            f["qid"] = qid
 
 
 def reached_leaf_values(bst, d):
@@ -174,15 +217,20 @@ def run_one(name, kboost, tmp, threads):
         objective = VARIANTS[variant][0] or objective
         extra = {**extra, **VARIANTS[variant][1]}
     name = name.replace(":", "_")
+    qtr, qte = (QIDS.get("train"), QIDS.get("test")) if objective.startswith("rank:") else (None, None)
+    if objective == "rank:map":
+        ytr, yte = (ytr >= 1).astype(np.float32), (yte >= 1).astype(np.float32)
     tr, te = os.path.join(tmp, f"{name}.train.h5"), os.path.join(tmp, f"{name}.test.h5")
-    write_h5(tr, Xtr, ytr)
-    write_h5(te, Xte, yte)
+    write_h5(tr, Xtr, ytr, qtr)
+    write_h5(te, Xte, yte, qte)
     model = os.path.join(tmp, f"{name}.json")
     pred = os.path.join(tmp, f"{name}.pred.csv")
     cmd = [kboost, "--nthread", str(threads), "train", "--data", tr, "--objective", objective, "--num-round",
            str(ROUNDS), "--model-out", model, "--quiet"]
     for k, v in {**PARAMS, **extra}.items():
         cmd += [f"--{k}", str(v)]
+    if qtr is not None:
+        cmd += ["--qid-column", "qid"]
     cats = CATEGORICAL[dataset] if variant == "categorical" else []
     if cats:
         cmd += ["--categorical", ",".join(str(j) for j in cats)]
@@ -193,25 +241,27 @@ def run_one(name, kboost, tmp, threads):
     p_kb = p_kb[:, 0] if p_kb.shape[1] == 1 else p_kb
 
     types = ["c" if j in cats else "q" for j in range(Xtr.shape[1])] if cats else None
-    dte = xgb.DMatrix(Xte, label=yte, missing=np.nan, feature_types=types, enable_categorical=bool(cats))
+    dte = xgb.DMatrix(Xte, label=yte, missing=np.nan, feature_types=types, enable_categorical=bool(cats), qid=qte)
     up_on_kb = xgb.Booster(model_file=model)
     p_up_kb = up_on_kb.predict(dte)
     max_diff = float(np.max(np.abs(p_up_kb.astype(np.float64) - p_kb.reshape(p_up_kb.shape))))
 
-    dtr = xgb.DMatrix(Xtr, label=ytr, missing=np.nan, feature_types=types, enable_categorical=bool(cats))
+    dtr = xgb.DMatrix(Xtr, label=ytr, missing=np.nan, feature_types=types, enable_categorical=bool(cats), qid=qtr)
     up_extra = dict(extra)
     if "quantile_alpha" in up_extra:
         up_extra["quantile_alpha"] = json.loads(up_extra["quantile_alpha"])
     up = xgb.train({"objective": objective, "tree_method": "hist", "nthread": threads, **PARAMS, **up_extra}, dtr,
                    ROUNDS)
     p_up = up.predict(dte)
-    mname, m_kb = metric(objective, yte, p_kb.reshape(p_up.shape), extra)
-    _, m_up = metric(objective, yte, p_up, extra)
+    mname, m_kb = metric(objective, yte, p_kb.reshape(p_up.shape), extra, qte)
+    _, m_up = metric(objective, yte, p_up, extra, qte)
     lv_kb = reached_leaf_values(up_on_kb, dte)
     lv_up = reached_leaf_values(up, dte)
     agree = float(np.mean(np.abs(lv_kb - lv_up) <= 1e-6 * np.abs(lv_up)))
     if variant in ("monotone", "interaction"):
         objective += ", " + variant + " constraints"
+    if variant == "mean":
+        objective += ", pairs drawn (mean, 8 per document)"
     if variant == "categorical":
         objective += f", {len(cats)} categorical features"
     return dict(name=name, objective=objective, rows=f"{len(ytr)}/{len(yte)}", features=Xtr.shape[1],
@@ -227,7 +277,8 @@ def main():
     ap.add_argument("--datasets", default="agaricus,lightgbm_binary,lightgbm_multiclass,california_housing,adult,"
                     "california_housing:absoluteerror,california_housing:quantile,california_housing:monotone,"
                     "california_housing:interaction,california_housing:squaredlogerror,veterans_lung_cancer,adult:categorical,diamonds,"
-                    "diamonds:categorical,machine,machine:categorical")
+                    "diamonds:categorical,machine,machine:categorical,lightgbm_lambdarank,lightgbm_lambdarank:pairwise,"
+                    "lightgbm_lambdarank:map,lightgbm_lambdarank:mean")
     a = ap.parse_args()
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -241,7 +292,8 @@ def main():
         f"Produced by `scripts/fidelity.py` with xgboost {xgb.__version__} (tree_method=hist, CPU) and kboost's CLI;",
         f"max_depth={PARAMS['max_depth']}, eta={PARAMS['eta']}, max_bin={PARAMS['max_bin']}, {ROUNDS} rounds. "
         "String columns are the same numeric codes on both sides (both read one HDF5 file per split); "
-        "the *_categorical rows train them as categorical features (kboost `--categorical`, upstream feature type `c`).",
+        "the *_categorical rows train them as categorical features (kboost `--categorical`, upstream feature type `c`). "
+        "The lightgbm_lambdarank rows rank LightGBM's LambdaRank example (query groups from its .query files, a qid dataset in the HDF5 file; rank:map on relevance >= 1 as binary labels).",
         "",
         "- *upstream on kboost's model*: max |upstream's prediction from kboost's model file − kboost's own prediction| on the held-out rows.",
         "- *metric*: held-out metric of kboost's model and of upstream's own hist model; gap = (kboost − upstream)/upstream.",

@@ -1,6 +1,7 @@
 #pragma once
-/// What the training test bodies share: row ranges of a read dataset, golden floats, and a synthetic
-/// matrix with categorical features whose label depends on a set of categories.
+/// What the training test bodies share: row ranges of a read dataset, golden floats, a synthetic
+/// matrix with categorical features whose label depends on a set of categories, and the ranking
+/// goldens' data (query groups).
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -10,6 +11,9 @@
 #include <nlohmann/json.hpp>
 
 #include <kboost/core/dmatrix.hpp>
+#include <kboost/io/dataset_reader.hpp>
+#include <kboost/kernels/densify.hpp>
+#include "tests/test_util.hpp"
 
 namespace kboost::test {
 
@@ -69,6 +73,52 @@ inline HostDMatrix synthetic_categorical(std::size_t rows) {
     d.label(i) = (in_high && !missing ? 2.0f : 0.0f) + x1 + (c2 == 1 ? 1.0f : 0.0f);
   }
   return d;
+}
+
+/// Query-group offsets (n_groups + 1) of consecutive groups of the given sizes.
+inline Kokkos::View<std::uint32_t*, Kokkos::HostSpace> group_offsets_of(std::vector<std::uint32_t> const& sizes) {
+  Kokkos::View<std::uint32_t*, Kokkos::HostSpace> ptr("test::group_ptr", sizes.size() + 1);
+  for (std::size_t g = 0; g < sizes.size(); ++g) ptr(g + 1) = ptr(g) + sizes[g];
+  return ptr;
+}
+
+/// The ranking goldens' synthetic data (tests/golden/ranking_goldens.json "synthetic": rows × 6
+/// features, relevance labels, query-group sizes); labels >= `binary_from` become 1 and the others
+/// 0 when binary_from > 0 (rank:map's binary relevance).
+inline HostDMatrix ranking_synthetic(nlohmann::json const& s, int binary_from = 0) {
+  auto const X = s["X"].get<std::vector<std::vector<float>>>();
+  auto const y = s["y"].get<std::vector<float>>();
+  HostDMatrix d;
+  d.n_rows = X.size();
+  d.n_features = X.at(0).size();
+  d.dense = HostDMatrix::dense_type("test::rank_X", d.n_rows, d.n_features);
+  d.label = Kokkos::View<float*, Kokkos::HostSpace>("test::rank_y", d.n_rows);
+  for (std::size_t i = 0; i < d.n_rows; ++i) {
+    for (std::size_t f = 0; f < d.n_features; ++f) d.dense(i, f) = X[i][f];
+    d.label(i) = binary_from > 0 ? static_cast<float>(y[i] >= static_cast<float>(binary_from)) : y[i];
+  }
+  d.group_ptr = group_offsets_of(s["group_sizes"].get<std::vector<std::uint32_t>>());
+  d.info.source = "ranking_goldens.json synthetic";
+  return d;
+}
+
+/// LightGBM's LambdaRank example (shared data: rank.train or rank.test with its .query sizes) as
+/// the ranking goldens' upstream saw it: dense, 301 features, absent entries 0 (not missing).
+inline HostDMatrix lambdarank_example(std::string const& part, int binary_from = 0) {
+  std::string const path = shared_path("data/lightgbm_lambdarank/rank." + part);
+  ReadOptions ro;
+  ro.group_file = path + ".query";
+  ro.num_features = 301;
+  auto d = read_dataset(path, ro);
+  auto const dense = densify(Kokkos::DefaultHostExecutionSpace(), d);
+  HostDMatrix out = d;
+  out.csr = HostDMatrix::csr_type();
+  out.dense = HostDMatrix::dense_type("test::lambdarank_X", d.n_rows, d.n_features);
+  for (std::size_t i = 0; i < d.n_rows; ++i)
+    for (std::size_t f = 0; f < d.n_features; ++f) out.dense(i, f) = std::isnan(dense(i, f)) ? 0.0f : dense(i, f);
+  if (binary_from > 0)
+    for (std::size_t i = 0; i < d.n_rows; ++i) out.label(i) = static_cast<float>(d.label(i) >= static_cast<float>(binary_from));
+  return out;
 }
 
 }  // namespace kboost::test

@@ -14,6 +14,8 @@
 #include <utility>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include <kboost/io/dataset_reader.hpp>
 #include <kboost/io/model_writer.hpp>
 #include <kboost/engine/booster.hpp>
@@ -133,6 +135,19 @@ TEST_CASE("train " TEST_BACKEND ": model bytes identical across runs and backend
   }
 }
 
+TEST_CASE("train " TEST_BACKEND ": model bytes identical across runs and backends (ranking)", "[train][bits]") {
+  auto const golden = nlohmann::json::parse(std::ifstream(kboost::test::golden_path("ranking_goldens.json")));
+  auto const d = kboost::test::ranking_synthetic(golden["synthetic"]);
+  SECTION("rank:ndcg, top-k pairs on the host") {
+    check_bits("synthetic_rank_ndcg", {{"objective", "rank:ndcg"}, {"num_round", "4"}}, d, d);
+  }
+  SECTION("rank:pairwise, sampled pairs (mean), row sampling") {
+    check_bits("synthetic_rank_pairwise_mean", {{"objective", "rank:pairwise"}, {"lambdarank_pair_method", "mean"},
+                {"lambdarank_num_pair_per_sample", "3"}, {"subsample", "0.8"}, {"seed", "3"}, {"num_round", "4"}},
+               d, d);
+  }
+}
+
 TEST_CASE("train " TEST_BACKEND ": model bytes identical across runs and backends (dense data)", "[train][bits][shared]") {
   using kboost::test::shared_path;
   SECTION("regression with subsample and column sampling, missing values") {
@@ -189,6 +204,10 @@ TEST_CASE("train " TEST_BACKEND ": model bytes identical across runs and backend
     csv.label_column = "-1";
     auto const adult = kboost::read_dataset(shared_path("data/adult/adult.data"), csv);
     check_bits("adult_categorical", {{"objective", "binary:logistic"}, {"num_round", "4"}, {"max_depth", "6"}}, adult, adult);
+  }
+  SECTION("rank:ndcg on the LambdaRank example") {
+    auto const rank = kboost::test::lambdarank_example("train");
+    check_bits("lambdarank_ndcg", {{"objective", "rank:ndcg"}, {"num_round", "4"}}, rank, rank);
   }
   SECTION("multi:softprob") {
     kboost::ReadOptions tsv;
