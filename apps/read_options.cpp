@@ -45,6 +45,13 @@ void add_read_options(CLI::App* sub, ReadOptions& opt, std::string const& group)
   sub->add_option("--group-file", opt.group_file, "file with one query-group size per line (.group / .query)")
       ->group(group);
   sub->add_option("--qid-column", opt.qid_column, "CSV column (name/index) or HDF5 dataset with query ids")->group(group);
+  sub->add_option("--label-lower-bound-column", opt.label_lower_bound_column,
+                  "survival:aft: CSV column (name/index) or HDF5 dataset with each row's lower time bound")
+      ->group(group);
+  sub->add_option("--label-upper-bound-column", opt.label_upper_bound_column,
+                  "survival:aft: CSV column (name/index) or HDF5 dataset with each row's upper time bound (inf: "
+                  "right-censored)")
+      ->group(group);
   sub->add_option("--ignore-columns", opt.ignore_columns, "CSV columns (names or indices) that are not features")
       ->delimiter(',')
       ->group(group);

@@ -39,6 +39,9 @@ struct DatasetInfo {
 /// Storage is dense (row-major, NaN = missing) or sparse CSR (absent entry = missing); exactly one
 /// is populated (`is_sparse()` says which). Labels: n_rows (empty View when unlabelled).
 /// Weights: n_rows or empty (= all 1). group_ptr: n_groups + 1 row offsets or empty (no qid).
+/// label_lower_bound / label_upper_bound: n_rows each or empty, survival:aft's interval labels
+/// (upstream's label_lower_bound / label_upper_bound: lower == upper an observed time, upper = inf
+/// right-censored, lower = 0 left-censored).
 template <class MemorySpace>
 struct DMatrix {
   using memory_space = MemorySpace;
@@ -54,11 +57,16 @@ struct DMatrix {
   Kokkos::View<float*, MemorySpace> label;
   Kokkos::View<float*, MemorySpace> weight;
   Kokkos::View<std::uint32_t*, MemorySpace> group_ptr;
+  Kokkos::View<float*, MemorySpace> label_lower_bound;
+  Kokkos::View<float*, MemorySpace> label_upper_bound;
   DatasetInfo info;
 
   bool is_sparse() const { return csr.numRows() > 0 || (dense.extent(0) == 0 && n_rows > 0); }
   bool has_labels() const { return label.extent(0) == n_rows && n_rows > 0; }
   bool has_weights() const { return weight.extent(0) == n_rows && n_rows > 0; }
+  bool has_label_bounds() const {
+    return label_lower_bound.extent(0) == n_rows && label_upper_bound.extent(0) == n_rows && n_rows > 0;
+  }
 };
 
 /// The matrix as read from files, in host memory.
@@ -125,6 +133,8 @@ DMatrix<DstSpace> copy_to(DMatrix<SrcSpace> const& src) {
   dst.label = Kokkos::create_mirror_view_and_copy(DstSpace(), src.label);
   dst.weight = Kokkos::create_mirror_view_and_copy(DstSpace(), src.weight);
   dst.group_ptr = Kokkos::create_mirror_view_and_copy(DstSpace(), src.group_ptr);
+  dst.label_lower_bound = Kokkos::create_mirror_view_and_copy(DstSpace(), src.label_lower_bound);
+  dst.label_upper_bound = Kokkos::create_mirror_view_and_copy(DstSpace(), src.label_upper_bound);
   return dst;
 }
 

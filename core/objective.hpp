@@ -29,9 +29,13 @@ struct ObjectiveParams {
   bool lambdarank_score_normalization = true;  ///< divide Δmetric by |Δscore| + 0.01
   float lambdarank_bias_norm = 1.0f;       ///< only with lambdarank_unbiased, which kboost refuses
   bool ndcg_exp_gain = true;               ///< NDCG gain 2^rel − 1 (true) or rel
+  /// survival:aft (upstream AFTParam): the noise distribution ("normal", "logistic", "extreme") and
+  /// its scale σ.
+  std::string aft_loss_distribution = "normal";
+  float aft_loss_distribution_scale = 1.0f;
 };
 
-/// Objectives kboost knows. All but kAft and kHinge train (kCox's and kRank's gradients on the host).
+/// Objectives kboost knows. All but kHinge train (kCox's, kAft's and kRank's gradients on the host).
 enum class ObjectiveKind : int {
   kSquaredError,   ///< reg:squarederror (also reg:linear)
   kSquaredLogError,///< reg:squaredlogerror
@@ -46,7 +50,7 @@ enum class ObjectiveKind : int {
   kAbsoluteError,  ///< reg:absoluteerror
   kQuantile,       ///< reg:quantileerror
   kCox,            ///< survival:cox (risk-set gradients on the host)
-  kAft,            ///< survival:aft (prediction only)
+  kAft,            ///< survival:aft (interval likelihood gradients on the host)
   kRank,           ///< rank:pairwise, rank:ndcg, rank:map (LambdaMART gradients on the host)
   kHinge,          ///< binary:hinge (prediction only; objective_kind() does not accept it)
 };

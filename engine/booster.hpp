@@ -223,8 +223,17 @@ EvalRound BasicBooster<ExecutionSpace>::evaluate(TrainParams const& p, Objective
     auto const& d = evals[e].second;
     std::vector<float> labels(d.label.data(), d.label.data() + d.label.extent(0));
     std::vector<float> weights(d.weight.data(), d.weight.data() + d.weight.extent(0));
+    auto const host_vector = [](Kokkos::View<float*, Kokkos::HostSpace> const& v) {
+      return std::vector<float>(v.data(), v.data() + v.extent(0));
+    };
     for (auto const& m : metrics) {
-      if (is_rank_metric(m)) {
+      if (is_interval_metric(m)) {  // on the untransformed margins, as upstream's AFT EvalTransform
+        std::vector<float> raw(hm.data(), hm.data() + rows * groups);
+        out.emplace_back(evals[e].first, m,
+                         evaluate_interval_metric(m, raw, host_vector(d.label_lower_bound),
+                                                  host_vector(d.label_upper_bound), weights, p.aft_loss_distribution,
+                                                  p.aft_loss_distribution_scale));
+      } else if (is_rank_metric(m)) {
         if (!weights.empty())
           throw std::runtime_error("metric " + m + " on eval set '" + evals[e].first + "': ranking metrics take no row weights");
         std::size_t const k = p.eval_metric.empty() ? rank_default_k(objective_params(p)) : 32;
@@ -244,12 +253,18 @@ void BasicBooster<ExecutionSpace>::train(TrainParams const& p, HostDMatrix const
                                          std::ostream* log) {
   using Mem = memory_space;
   compat::ScopedRegion region("kboost::train");
-  if (!dtrain.has_labels()) throw std::runtime_error("train: the training data " + dtrain.info.source + " has no labels");
+  // survival:aft learns from interval labels (label_lower_bound / label_upper_bound), not labels
+  bool const intervals = objective_kind(p.objective) == ObjectiveKind::kAft;
+  auto const labelled = [intervals](HostDMatrix const& d) { return intervals ? d.has_label_bounds() : d.has_labels(); };
+  char const* const what = intervals ? " has no label bounds (survival:aft: --label-lower-bound-column and "
+                                       "--label-upper-bound-column)"
+                                     : " has no labels";
+  if (!labelled(dtrain)) throw std::runtime_error("train: the training data " + dtrain.info.source + what);
   for (auto const& e : evals) {
     if (e.second.n_features > dtrain.n_features)
       throw std::runtime_error("train: eval set '" + e.first + "' has " + std::to_string(e.second.n_features) +
                                " features, the training data " + std::to_string(dtrain.n_features));
-    if (!e.second.has_labels()) throw std::runtime_error("train: eval set '" + e.first + "' has no labels");
+    if (!labelled(e.second)) throw std::runtime_error("train: eval set '" + e.first + "'" + what);
     if (objective_kind(p.objective) == ObjectiveKind::kRank && dtrain.group_ptr.extent(0) > 0 &&
         e.second.group_ptr.extent(0) == 0)
       throw std::runtime_error("train: eval set '" + e.first + "' has no query groups and the training data has: "
@@ -283,6 +298,8 @@ void BasicBooster<ExecutionSpace>::train(TrainParams const& p, HostDMatrix const
   if (comm_->size() > 1 && kind == ObjectiveKind::kRank)
     throw AgreedError("train: " + obj.name + " is not available on several ranks yet (its pairs run over whole query "
                       "groups)");
+  if (comm_->size() > 1 && kind == ObjectiveKind::kAft)
+    throw AgreedError("train: survival:aft is not available on several ranks yet");
   if (comm_->size() > 1 && kind == ObjectiveKind::kCox)
     throw AgreedError("train: survival:cox is not available on several ranks yet (its risk sets run over all rows "
                       "in time order)");
@@ -331,7 +348,7 @@ void BasicBooster<ExecutionSpace>::train(TrainParams const& p, HostDMatrix const
     base_score = start_model_.base_score;  // upstream keeps the model's intercept
   else if (p.base_score.has_value())  // upstream resizes a given intercept to every output
     base_score.assign(static_cast<std::size_t>(n_groups), *p.base_score);
-  else if (!p.boost_from_average)  // upstream's documented default intercept (3.2 itself fails here)
+  else if (!p.boost_from_average || kind == ObjectiveKind::kAft)  // upstream's default intercept (AFT: ObjFunction's)
     base_score.assign(static_cast<std::size_t>(n_groups), 0.5f);
   else
     base_score = job_base_score(obj, dtrain, n_groups);
@@ -477,7 +494,12 @@ void BasicBooster<ExecutionSpace>::fit_rounds(TrainParams const& p, HostDMatrix 
   for (int round = state_.rounds_done; round < last_round && !state_.finished; ++round) {
     {
       PhaseTimer t(times_.gradients);
-      if (kind == ObjectiveKind::kRank)
+      if (kind == ObjectiveKind::kAft)
+        aft_gradients(obj, Kokkos::View<const float**, Kokkos::LayoutRight, Mem>(margin),
+                      Kokkos::View<const float*, Kokkos::HostSpace>(dtrain.label_lower_bound),
+                      Kokkos::View<const float*, Kokkos::HostSpace>(dtrain.label_upper_bound),
+                      Kokkos::View<const float*, Kokkos::HostSpace>(dtrain.weight), gpair);
+      else if (kind == ObjectiveKind::kRank)
         lambdarank_gradients(obj, Kokkos::View<const float**, Kokkos::LayoutRight, Mem>(margin),
                              Kokkos::View<const float*, Mem>(label), groups, static_cast<std::uint32_t>(round), gpair);
       else

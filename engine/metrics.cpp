@@ -7,6 +7,7 @@
 
 #include <kboost/core/objective.hpp>
 #include <kboost/core/output_transform.hpp>
+#include <kboost/kernels/detail/aft.hpp>
 #include <kboost/kernels/detail/cox.hpp>
 #include <kboost/kernels/detail/lambdarank.hpp>
 
@@ -244,6 +245,37 @@ std::string default_metric(std::string const& objective, float tweedie_variance_
     case ObjectiveKind::kHinge: return "error";  // upstream HingeObj; objective_kind() rejects hinge first
   }
   return "rmse";
+}
+
+bool is_interval_metric(std::string const& name) {
+  return name == "aft-nloglik" || name == "interval-regression-accuracy";
+}
+
+double evaluate_interval_metric(std::string const& name, std::vector<float> const& margin,
+                                std::vector<float> const& lower, std::vector<float> const& upper,
+                                std::vector<float> const& weights, std::string const& distribution, float scale) {
+  std::size_t const n = margin.size();
+  if (lower.size() != n || upper.size() != n || (!weights.empty() && weights.size() != n))
+    throw std::runtime_error("metric " + name + ": " + std::to_string(n) + " predictions, " + std::to_string(lower.size()) +
+                             " lower and " + std::to_string(upper.size()) + " upper bounds, " +
+                             std::to_string(weights.size()) + " weights do not match");
+  if (!is_interval_metric(name)) throw std::runtime_error("unknown survival metric '" + name + "'");
+  auto const dist = detail::aft_distribution(distribution);
+  double esum = 0, wsum = 0;  // ElementWiseSurvivalMetricsReduction, in row order
+  for (std::size_t i = 0; i < n; ++i) {
+    double const w = weights.empty() ? 1.0 : static_cast<double>(weights[i]);
+    double const lo = lower[i], hi = upper[i], p = margin[i];
+    double row;
+    if (name == "aft-nloglik") {
+      row = detail::aft_loss(dist, lo, hi, p, scale);
+    } else {
+      double const t = std::exp(p);
+      row = t >= lo && t <= hi ? 1.0 : 0.0;
+    }
+    esum += row * w;
+    wsum += w;
+  }
+  return wsum == 0 ? esum : esum / wsum;
 }
 
 std::string default_metric(ObjectiveParams const& obj) {

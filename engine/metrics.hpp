@@ -38,6 +38,20 @@ std::string default_metric(std::string const& objective, float tweedie_variance_
 std::string default_metric(ObjectiveParams const& obj);
 std::size_t rank_default_k(ObjectiveParams const& obj);
 
+/// True for the survival:aft metrics aft-nloglik and interval-regression-accuracy.
+bool is_interval_metric(std::string const& name);
+
+/// survival:aft metric `name` (is_interval_metric) of log-time margins `margin` (rows, untransformed
+/// as upstream's AFT EvalTransform leaves them) for interval labels lower/upper (rows) and weights
+/// (rows or empty = 1), as upstream 3.2's survival_metric.cu: aft-nloglik the weighted mean of the
+/// AFT loss with `distribution` ("normal", "logistic", "extreme") and `scale`;
+/// interval-regression-accuracy the weighted share of rows whose exp(margin) lies in [lower,
+/// upper]. Throws std::runtime_error on mismatched sizes or an unknown name or distribution.
+double evaluate_interval_metric(std::string const& name, std::vector<float> const& margin,
+                                std::vector<float> const& lower, std::vector<float> const& upper,
+                                std::vector<float> const& weights, std::string const& distribution = "normal",
+                                float scale = 1.0f);
+
 /// True for the learning-to-rank metrics: ndcg, map and pre, each alone or as name@k, name@k-,
 /// name@- (src/metric/rank_metric.cc).
 bool is_rank_metric(std::string const& name);

@@ -208,6 +208,8 @@ TrainParams parse_params(std::map<std::string, std::string> const& kv) {
          if (to_bool(k, v)) bad(k, v, "unbiased LambdaMART (position-bias estimation) is not implemented by kboost");
        }},
       {"ndcg_exp_gain", boolean(p.ndcg_exp_gain)},
+      {"aft_loss_distribution", choice(p.aft_loss_distribution, {"normal", "logistic", "extreme"})},
+      {"aft_loss_distribution_scale", real(p.aft_loss_distribution_scale, 0, kInf, true, false)},
       {"objective",
        [&p](std::string const& k, std::string const& v) {
          try {
@@ -338,6 +340,8 @@ ObjectiveParams objective_params(TrainParams const& p) {
   o.lambdarank_score_normalization = p.lambdarank_score_normalization;
   o.lambdarank_bias_norm = p.lambdarank_bias_norm;
   o.ndcg_exp_gain = p.ndcg_exp_gain;
+  o.aft_loss_distribution = p.aft_loss_distribution;
+  o.aft_loss_distribution_scale = p.aft_loss_distribution_scale;
   return o;
 }
 
@@ -373,6 +377,10 @@ std::string objective_config(TrainParams const& p, ObjectiveParams const& obj) {
       break;
     case ObjectiveKind::kQuantile:
       j["quantile_loss_param"] = {{"quantile_alpha", quantile_alpha_string(obj.quantile_alpha)}};
+      break;
+    case ObjectiveKind::kAft:
+      j["aft_loss_param"] = {{"aft_loss_distribution", obj.aft_loss_distribution},
+                             {"aft_loss_distribution_scale", param_float_string(obj.aft_loss_distribution_scale)}};
       break;
     case ObjectiveKind::kRank: {  // ltr::LambdaRankParam; an unset pair count is upstream's NotSet (uint32 max)
       auto const flag = [](bool b) { return std::string(b ? "1" : "0"); };

@@ -62,6 +62,8 @@ struct TrainParams {
   bool lambdarank_score_normalization = true;
   float lambdarank_bias_norm = 1.0f;
   bool ndcg_exp_gain = true;
+  std::string aft_loss_distribution = "normal";  ///< survival:aft: normal | logistic | extreme
+  float aft_loss_distribution_scale = 1.0f;      ///< survival:aft: the distribution's scale σ
   std::optional<float> base_score;  ///< OUTPUT space, every output's; unset = estimated (boost_from_average)
   bool boost_from_average = true;   ///< false without base_score: intercept 0.5 (upstream's default)
   std::vector<std::string> eval_metric;  ///< empty = objective's default

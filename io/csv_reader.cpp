@@ -174,8 +174,12 @@ HostDMatrix read_csv(TextSource const& src, ReadOptions const& opt) {
   int const label_col = resolve_column(opt.label_column, names, n_cols, path, "label column");
   int const weight_col = resolve_column(opt.weight_column, names, n_cols, path, "weight column");
   int const qid_col = resolve_column(opt.qid_column, names, n_cols, path, "qid column");
+  int const lower_col = resolve_column(opt.label_lower_bound_column, names, n_cols, path, "label lower bound column");
+  int const upper_col = resolve_column(opt.label_upper_bound_column, names, n_cols, path, "label upper bound column");
+  if ((lower_col >= 0) != (upper_col >= 0))
+    fail(path, 0, "", "label bounds need both a lower and an upper bound column");
   std::vector<bool> not_feature(n_cols, false);
-  for (int c : {label_col, weight_col, qid_col})
+  for (int c : {label_col, weight_col, qid_col, lower_col, upper_col})
     if (c >= 0) not_feature[c] = true;
   for (auto const& spec : opt.ignore_columns) not_feature[resolve_column(spec, names, n_cols, path, "ignored column")] = true;
   std::vector<int> feature_cols;
@@ -286,6 +290,23 @@ HostDMatrix read_csv(TextSource const& src, ReadOptions const& opt) {
       w[r] = v;
     }
     m.weight = to_view("kboost::DMatrix::weight", w);
+  }
+
+  if (lower_col >= 0) {
+    std::string const desc = column_desc(lower_col, names) + " and " + column_desc(upper_col, names) + " (label bounds)";
+    auto const& raw_l = raw_column(lower_col);  // empty unless the column has text
+    auto const& raw_u = raw_column(upper_col);
+    std::vector<float> lower(n_rows), upper(n_rows);
+    for (std::size_t r = 0; r < n_rows; ++r) {
+      lower[r] = vals[(r + row0) * n_cols + lower_col];
+      upper[r] = vals[(r + row0) * n_cols + upper_col];
+      bool const text = (!raw_l.empty() && !is_missing(raw_l[r]) && !parse_float(raw_l[r])) ||
+                        (!raw_u.empty() && !is_missing(raw_u[r]) && !parse_float(raw_u[r]));
+      std::string const why = text ? "label bound is not a number" : label_bounds_error(lower[r], upper[r]);
+      if (!why.empty()) fail(path, line_no[r + row0], desc, why);
+    }
+    m.label_lower_bound = to_view("kboost::DMatrix::label_lower_bound", lower);
+    m.label_upper_bound = to_view("kboost::DMatrix::label_upper_bound", upper);
   }
 
   if (qid_col >= 0) {

@@ -42,6 +42,10 @@ struct ReadOptions {
   std::string weight_file;    ///< one weight per line (XGBoost `.weight` format)
   std::string group_file;     ///< one group size per line (XGBoost `.group`, LightGBM `.query`)
   std::string qid_column;     ///< CSV column with query ids (consecutive equal ids form a group)
+  /// survival:aft's interval labels (upstream's label_lower_bound / label_upper_bound): CSV columns
+  /// (name or index; not features) or HDF5 datasets. Both or neither; "inf" in the upper bound is a
+  /// right-censored row, 0 in the lower bound a left-censored one.
+  std::string label_lower_bound_column, label_upper_bound_column;
   std::vector<std::string> ignore_columns;  ///< CSV columns (names or indices) that are not features
   /// Also load `<data>.weight` and `<data>.group` (or LightGBM's `<data>.query`) when they exist and
   /// no file was named. Off by default: XGBoost 1.x did this (src/data/data.cc "backward compatibility

@@ -178,6 +178,22 @@ HostDMatrix read_hdf5(std::string const& path, ReadOptions const& opt) {
              "weight is not a finite non-negative number");
     m.weight = to_view("kboost::DMatrix::weight", w);
   }
+  if (!opt.label_lower_bound_column.empty() || !opt.label_upper_bound_column.empty()) {
+    if (opt.label_lower_bound_column.empty() || opt.label_upper_bound_column.empty())
+      fail(path, 0, "", "label bounds need both a lower and an upper bound dataset");
+    auto const read = [&](std::string const& name) {
+      return per_row(*read_float_dataset(file.id, path, name, false, nullptr, shard), n_rows, path, name);
+    };
+    auto const lower = read(opt.label_lower_bound_column), upper = read(opt.label_upper_bound_column);
+    for (std::size_t r = 0; r < n_rows; ++r) {
+      std::string const why = label_bounds_error(lower[r], upper[r]);
+      if (!why.empty())
+        fail(path, 0, "datasets '" + opt.label_lower_bound_column + "', '" + opt.label_upper_bound_column + "' record " +
+                          std::to_string(first_row + r), why);
+    }
+    m.label_lower_bound = to_view("kboost::DMatrix::label_lower_bound", lower);
+    m.label_upper_bound = to_view("kboost::DMatrix::label_upper_bound", upper);
+  }
   if (!opt.qid_column.empty()) {
     if (opt.shard_count > 1) fail(path, 0, "dataset '" + opt.qid_column + "'", "query groups cannot be split over ranks");
     std::vector<std::int64_t> qid;

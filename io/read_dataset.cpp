@@ -190,6 +190,8 @@ HostDMatrix keep_rows(HostDMatrix const& m, std::size_t first, std::size_t last)
   };
   out.label = cut(m.label, "kboost::DMatrix::label");
   out.weight = cut(m.weight, "kboost::DMatrix::weight");
+  out.label_lower_bound = cut(m.label_lower_bound, "kboost::DMatrix::label_lower_bound");
+  out.label_upper_bound = cut(m.label_upper_bound, "kboost::DMatrix::label_upper_bound");
   out.info.first_row = first;
   return out;
 }
@@ -221,6 +223,8 @@ HostDMatrix read_dataset(std::string const& path, ReadOptions const& opt) {
                   : fmt == "libsvm" ? read_libsvm(TextSource{path, slurp(path)}, opt)
                                     : read_hdf5(path, opt);
   if (fmt != "hdf5") m.info.total_rows = m.n_rows;  // the HDF5 reader read the shard's rows only
+  if (fmt == "libsvm" && (!opt.label_lower_bound_column.empty() || !opt.label_upper_bound_column.empty()))
+    fail(path, 0, "", "label bound columns need a CSV or HDF5 file (a LibSVM file has no named columns)");
   return io_detail::finish_dataset(std::move(m), path, fmt, opt);
 }
 

@@ -97,6 +97,8 @@ HostDMatrix read_dataset_shard(std::string const& path, ReadOptions const& opt, 
     fmt = resolve_format(path, opt);
     if (ranks > 1 && (!opt.group_file.empty() || !opt.qid_column.empty()))
       fail(opt.group_file.empty() ? path : opt.group_file, 0, "", "query groups cannot be split over ranks");
+    if (ranks > 1 && (!opt.label_lower_bound_column.empty() || !opt.label_upper_bound_column.empty()))
+      fail(path, 0, "", "label bounds (survival:aft) are not read on several ranks yet");
   });
   ReadOptions whole = opt;  // every rank parses the whole file (or its HDF5 hyperslab) and keeps its rows
   whole.shard_index = static_cast<std::size_t>(rank);

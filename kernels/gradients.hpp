@@ -9,6 +9,7 @@
 #include <kboost/core/objective.hpp>
 #include <kboost/core/portable_math.hpp>
 #include <kboost/core/transfers.hpp>
+#include <kboost/kernels/detail/aft.hpp>
 #include <kboost/kernels/detail/cox.hpp>
 #include <kboost/kernels/detail/lambdarank.hpp>
 
@@ -201,8 +202,8 @@ void launch_gradients(ExecutionSpace const& space, std::size_t n, Args const&...
 /// (rows, or extent 0 = all 1) into `gpair` (groups × rows). Sample weights and scale_pos_weight
 /// (rows with label == 1, reg:squarederror/reg:logistic/binary:*) scale both components as upstream.
 /// Throws std::runtime_error when a label is outside the objective's domain (upstream's CheckLabel
-/// message) or when the objective has no training gradients in kboost (aft, hinge) or needs query
-/// groups (rank:*: lambdarank_gradients). survival:cox's risk-set sums run on the host.
+/// message) or when the objective has no training gradients in kboost (hinge), needs query groups
+/// (rank:*: lambdarank_gradients) or label bounds (survival:aft: aft_gradients). survival:cox's risk-set sums run on the host.
 /// reg:quantileerror needs one quantile_alpha per group.
 template <class ExecutionSpace, class Mem>
 void compute_gradients(ExecutionSpace const& space, ObjectiveParams const& params,
@@ -212,7 +213,7 @@ void compute_gradients(ExecutionSpace const& space, ObjectiveParams const& param
   compat::ScopedRegion region("kboost::objective::compute_gradients");
   ObjectiveKind const kind = objective_kind(params.name);
   switch (kind) {
-    case ObjectiveKind::kAft: case ObjectiveKind::kHinge:
+    case ObjectiveKind::kHinge:
       throw std::runtime_error("objective " + params.name + ": training is not supported by kboost");
     default: break;
   }
@@ -233,6 +234,8 @@ void compute_gradients(ExecutionSpace const& space, ObjectiveParams const& param
   }
   if (kind == ObjectiveKind::kRank)
     throw std::runtime_error("compute_gradients: " + params.name + " needs query groups: use lambdarank_gradients");
+  if (kind == ObjectiveKind::kAft)
+    throw std::runtime_error("compute_gradients: survival:aft needs label bounds: use aft_gradients");
   Kokkos::View<int, Mem> bad_rows("kboost::objective::bad_rows");
   Kokkos::View<const float*, Mem> alpha;
   if (kind == ObjectiveKind::kQuantile)
@@ -301,4 +304,30 @@ void lambdarank_gradients(ObjectiveParams const& params, Kokkos::View<const floa
   detail::upload_single_output(g, h, gpair);
 }
 
+/// survival:aft's gradients as upstream 3.2's AFTObj (kernels/detail/aft.hpp) at `margin` (rows ×
+/// 1, log time) for interval labels `lower`/`upper` and weights (rows each, host memory; weights
+/// may be empty = 1) into `gpair` (1 × rows), with params.aft_loss_distribution and its scale. The
+/// margins go to the host (the likelihood's exp, log and erf are the host's double functions, so
+/// every backend gives the same bits) and the pairs come back.
+template <class Mem>
+void aft_gradients(ObjectiveParams const& params, Kokkos::View<const float**, Kokkos::LayoutRight, Mem> margin,
+                   Kokkos::View<const float*, Kokkos::HostSpace> lower, Kokkos::View<const float*, Kokkos::HostSpace> upper,
+                   Kokkos::View<const float*, Kokkos::HostSpace> weight,
+                   Kokkos::View<GradientPair**, Kokkos::LayoutRight, Mem> gpair) {
+  compat::ScopedRegion region("kboost::objective::aft_gradients");
+  if (margin.extent(1) != 1) throw std::runtime_error("survival:aft has one output, not " + std::to_string(margin.extent(1)));
+  auto const hm = counted_to_host(margin);
+  std::size_t const n = hm.extent(0);
+  if (lower.extent(0) != n || upper.extent(0) != n || (weight.extent(0) != 0 && weight.extent(0) != n))
+    throw std::runtime_error("aft_gradients: " + std::to_string(n) + " margins, " + std::to_string(lower.extent(0)) +
+                             " lower and " + std::to_string(upper.extent(0)) + " upper bounds, " +
+                             std::to_string(weight.extent(0)) + " weights");
+  std::vector<float> g(n), h(n);
+  detail::aft_gradients(detail::aft_distribution(params.aft_loss_distribution), params.aft_loss_distribution_scale,
+                        hm.data(), lower.data(), upper.data(), weight.extent(0) == 0 ? nullptr : weight.data(), n,
+                        g.data(), h.data());
+  detail::upload_single_output(g, h, gpair);
+}
+
 }  // namespace kboost
+

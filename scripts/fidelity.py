@@ -14,7 +14,9 @@ through one HDF5 file per split, so both read identical float32 values. The ":ca
 --categorical; upstream: feature_types "c"), with the default max_cat_to_onehot=4 and
 max_cat_threshold=64 (one-hot splits below 4 categories, partitions above). The lightgbm_lambdarank
 rows rank LightGBM's LambdaRank example with rank:ndcg, rank:pairwise, rank:map (relevance >= 1 as
-binary labels) and sampled "mean" pairs; the metric is ndcg@32 / map@32 over the test queries.
+binary labels) and sampled "mean" pairs; the metric is ndcg@32 / map@32 over the test queries. The
+veterans_lung_cancer_aft row trains survival:aft (normal noise) on the trial's time intervals (the
+two bound columns, HDF5 datasets on kboost's side, label_lower_bound/_upper_bound upstream).
 
 Usage: .venv/bin/python scripts/fidelity.py [--kboost build-trainB/kboost] [--out docs/fidelity.md]
 """
@@ -105,7 +107,10 @@ def load(name):
         lower = df.pop("Survival_label_lower_bound").to_numpy(np.float32)
         upper = df.pop("Survival_label_upper_bound").to_numpy(np.float32)
         y = np.where(np.isinf(upper), -lower, lower).astype(np.float32)
-        return (*split(df.to_numpy(np.float32), y), "survival:cox", {})
+        Xtr, ytr, Xte, yte = split(df.to_numpy(np.float32), y)
+        n = len(ytr)
+        BOUNDS["train"], BOUNDS["test"] = (lower[:n], upper[:n]), (lower[n:], upper[n:])
+        return Xtr, ytr, Xte, yte, "survival:cox", {}
     if name == "lightgbm_lambdarank":  # relevance 0-4 in query groups (LambdaRank example, .query sizes)
         out = []
         for part in ("train", "test"):
@@ -119,6 +124,21 @@ def load(name):
 
 
 QIDS = {}  # query ids of the current ranking dataset's train and test rows
+BOUNDS = {}  # survival time intervals (lower, upper) of the current survival dataset's train and test rows
+
+
+def aft_nloglik(lower, upper, margin, sigma=1.0):
+    """upstream's aft-nloglik with normal noise on log-time margins."""
+    from math import erf, exp, log, pi, sqrt, isinf
+    total = 0.0
+    for lo, hi, p in zip(lower.astype(np.float64), upper.astype(np.float64), margin.astype(np.float64)):
+        cdf = lambda t: 0.5 * (1 + erf(((log(t) - p) / sigma) / sqrt(2.0)))
+        if lo == hi:
+            z = (log(lo) - p) / sigma
+            total += -log(max(exp(-z * z / 2.0) / sqrt(2.0 * pi) / (sigma * lo), 1e-12))
+        else:
+            total += -log(max((1.0 if isinf(hi) else cdf(hi)) - (0.0 if lo <= 0 else cdf(lo)), 1e-12))
+    return total / len(lower)
 
 
 def rank_metric(objective, y, p, qid, k=32):
@@ -154,12 +174,15 @@ VARIANTS = {
     "pairwise": ("rank:pairwise", {}),
     "map": ("rank:map", {}),  # binary relevance: labels >= 1 count as relevant
     "mean": (None, {"lambdarank_pair_method": "mean", "lambdarank_num_pair_per_sample": 8}),
+    "aft": ("survival:aft", {}),  # normal noise, scale 1: interval labels from the bound columns
 }
 
 
 def metric(objective, y, p, extra=None, qid=None):
     if objective.startswith("rank:"):
         return rank_metric(objective, y, p, qid)
+    if objective == "survival:aft":  # predictions are exp(margin)
+        return "aft-nloglik", aft_nloglik(*BOUNDS["test"], np.log(p.astype(np.float64)))
     if objective == "survival:cox":  # upstream EvalCox on exp(margin) predictions
         order = np.argsort(np.abs(y), kind="stable")
         total, out, acc, events = float(np.sum(p.astype(np.float64))), 0.0, 0.0, 0
@@ -190,12 +213,14 @@ def metric(objective, y, p, extra=None, qid=None):
     return "rmse", float(np.sqrt(np.mean((y.astype(np.float64) - p.astype(np.float64)) ** 2)))
 
 
-def write_h5(path, X, y, qid=None):
+def write_h5(path, X, y, qid=None, bounds=None):
     with h5py.File(path, "w") as f:
         f["X"] = X.astype(np.float32)
         f["y"] = y.astype(np.float32)
         if qid is not None:
             f["qid"] = qid
+        if bounds is not None:
+            f["lower"], f["upper"] = bounds[0].astype(np.float32), bounds[1].astype(np.float32)
 
 
 def reached_leaf_values(bst, d):
@@ -221,8 +246,9 @@ def run_one(name, kboost, tmp, threads):
     if objective == "rank:map":
         ytr, yte = (ytr >= 1).astype(np.float32), (yte >= 1).astype(np.float32)
     tr, te = os.path.join(tmp, f"{name}.train.h5"), os.path.join(tmp, f"{name}.test.h5")
-    write_h5(tr, Xtr, ytr, qtr)
-    write_h5(te, Xte, yte, qte)
+    aft = objective == "survival:aft"
+    write_h5(tr, Xtr, ytr, qtr, BOUNDS["train"] if aft else None)
+    write_h5(te, Xte, yte, qte, BOUNDS["test"] if aft else None)
     model = os.path.join(tmp, f"{name}.json")
     pred = os.path.join(tmp, f"{name}.pred.csv")
     cmd = [kboost, "--nthread", str(threads), "train", "--data", tr, "--objective", objective, "--num-round",
@@ -231,6 +257,8 @@ def run_one(name, kboost, tmp, threads):
         cmd += [f"--{k}", str(v)]
     if qtr is not None:
         cmd += ["--qid-column", "qid"]
+    if aft:
+        cmd += ["--label-lower-bound-column", "lower", "--label-upper-bound-column", "upper"]
     cats = CATEGORICAL[dataset] if variant == "categorical" else []
     if cats:
         cmd += ["--categorical", ",".join(str(j) for j in cats)]
@@ -247,6 +275,9 @@ def run_one(name, kboost, tmp, threads):
     max_diff = float(np.max(np.abs(p_up_kb.astype(np.float64) - p_kb.reshape(p_up_kb.shape))))
 
     dtr = xgb.DMatrix(Xtr, label=ytr, missing=np.nan, feature_types=types, enable_categorical=bool(cats), qid=qtr)
+    if aft:
+        dtr.set_float_info("label_lower_bound", BOUNDS["train"][0])
+        dtr.set_float_info("label_upper_bound", BOUNDS["train"][1])
     up_extra = dict(extra)
     if "quantile_alpha" in up_extra:
         up_extra["quantile_alpha"] = json.loads(up_extra["quantile_alpha"])
@@ -278,7 +309,7 @@ def main():
                     "california_housing:absoluteerror,california_housing:quantile,california_housing:monotone,"
                     "california_housing:interaction,california_housing:squaredlogerror,veterans_lung_cancer,adult:categorical,diamonds,"
                     "diamonds:categorical,machine,machine:categorical,lightgbm_lambdarank,lightgbm_lambdarank:pairwise,"
-                    "lightgbm_lambdarank:map,lightgbm_lambdarank:mean")
+                    "lightgbm_lambdarank:map,lightgbm_lambdarank:mean,veterans_lung_cancer:aft")
     a = ap.parse_args()
     rows = []
     with tempfile.TemporaryDirectory() as tmp:

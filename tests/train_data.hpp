@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -17,17 +18,25 @@
 
 namespace kboost::test {
 
-/// Rows [begin, end) of a dense labelled matrix (features, info and labels; no weights).
+/// Rows [begin, end) of a dense matrix (features, info, and the labels and label bounds it has; no
+/// weights).
 inline HostDMatrix rows_of(HostDMatrix const& d, std::size_t begin, std::size_t end) {
   HostDMatrix out;
   out.n_rows = end - begin;
   out.n_features = d.n_features;
   out.dense = HostDMatrix::dense_type("test::rows_X", out.n_rows, d.n_features);
-  out.label = Kokkos::View<float*, Kokkos::HostSpace>("test::rows_y", out.n_rows);
-  for (std::size_t i = 0; i < out.n_rows; ++i) {
+  for (std::size_t i = 0; i < out.n_rows; ++i)
     for (std::size_t f = 0; f < d.n_features; ++f) out.dense(i, f) = d.dense(begin + i, f);
-    out.label(i) = d.label(begin + i);
-  }
+  auto const cut = [&](Kokkos::View<float*, Kokkos::HostSpace> const& v) {
+    Kokkos::View<float*, Kokkos::HostSpace> c;
+    if (v.extent(0) == 0) return c;
+    c = Kokkos::View<float*, Kokkos::HostSpace>("test::rows_of", out.n_rows);
+    for (std::size_t i = 0; i < out.n_rows; ++i) c(i) = v(begin + i);
+    return c;
+  };
+  out.label = cut(d.label);
+  out.label_lower_bound = cut(d.label_lower_bound);
+  out.label_upper_bound = cut(d.label_upper_bound);
   out.info = d.info;
   return out;
 }
@@ -121,4 +130,27 @@ inline HostDMatrix lambdarank_example(std::string const& part, int binary_from =
   return out;
 }
 
+/// The survival:aft goldens' synthetic data (tests/golden/aft_goldens.json "synthetic": rows × 4
+/// features and each row's [lower, upper] time interval; "inf" = right-censored). No labels.
+inline HostDMatrix aft_synthetic(nlohmann::json const& s) {
+  auto const X = s["X"].get<std::vector<std::vector<float>>>();
+  HostDMatrix d;
+  d.n_rows = X.size();
+  d.n_features = X.at(0).size();
+  d.dense = HostDMatrix::dense_type("test::aft_X", d.n_rows, d.n_features);
+  d.label_lower_bound = Kokkos::View<float*, Kokkos::HostSpace>("test::aft_lower", d.n_rows);
+  d.label_upper_bound = Kokkos::View<float*, Kokkos::HostSpace>("test::aft_upper", d.n_rows);
+  auto const bound = [](nlohmann::json const& v) {
+    return v.is_string() ? std::numeric_limits<float>::infinity() : v.get<float>();
+  };
+  for (std::size_t i = 0; i < d.n_rows; ++i) {
+    for (std::size_t f = 0; f < d.n_features; ++f) d.dense(i, f) = X[i][f];
+    d.label_lower_bound(i) = bound(s["lower"][i]);
+    d.label_upper_bound(i) = bound(s["upper"][i]);
+  }
+  d.info.source = "aft_goldens.json synthetic";
+  return d;
+}
+
 }  // namespace kboost::test
+

@@ -148,6 +148,14 @@ TEST_CASE("train " TEST_BACKEND ": model bytes identical across runs and backend
   }
 }
 
+TEST_CASE("train " TEST_BACKEND ": model bytes identical across runs and backends (survival:aft)", "[train][bits]") {
+  auto const golden = nlohmann::json::parse(std::ifstream(kboost::test::golden_path("aft_goldens.json")));
+  auto const d = kboost::test::aft_synthetic(golden["synthetic"]);
+  check_bits("synthetic_aft_extreme", {{"objective", "survival:aft"}, {"aft_loss_distribution", "extreme"},
+              {"aft_loss_distribution_scale", "0.7"}, {"num_round", "6"}, {"subsample", "0.8"}, {"seed", "2"}},
+             d, d);
+}
+
 TEST_CASE("train " TEST_BACKEND ": model bytes identical across runs and backends (dense data)", "[train][bits][shared]") {
   using kboost::test::shared_path;
   SECTION("regression with subsample and column sampling, missing values") {

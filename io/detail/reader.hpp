@@ -37,6 +37,15 @@ inline std::string_view trim(std::string_view s) {
 /// The whole of `s` as a float32, rounded once from the decimal text (std::from_chars, as XGBoost's
 /// text parsers parse straight to float). A leading '+' is accepted ("+1" labels in a1a). Also
 /// accepts inf/nan spellings. nullopt when `s` is not exactly one number.
+/// What is wrong with an interval label [lower, upper] (survival:aft), or "" when it is valid:
+/// neither bound missing, lower not infinite, lower <= upper (upper = inf: right-censored).
+inline std::string label_bounds_error(float lower, float upper) {
+  if (std::isnan(lower) || std::isnan(upper)) return "missing label bound";
+  if (std::isinf(lower) && lower > 0) return "lower bound is infinite";
+  if (lower > upper) return "lower bound above the upper bound";
+  return "";
+}
+
 inline std::optional<float> parse_float(std::string_view s) {
   if (s.size() > 1 && s[0] == '+' && s[1] != '-' && s[1] != '+') s.remove_prefix(1);
   if (s.empty()) return std::nullopt;
