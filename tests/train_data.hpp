@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include <kboost/core/dmatrix.hpp>
+#include <kboost/core/model.hpp>
 #include <kboost/io/dataset_reader.hpp>
 #include <kboost/kernels/densify.hpp>
 #include "tests/test_util.hpp"
@@ -46,6 +47,16 @@ inline std::vector<float> hex_floats(nlohmann::json const& a) {
   std::vector<float> out;
   for (auto const& v : a) out.push_back(std::strtof(v.get<std::string>().c_str(), nullptr));
   return out;
+}
+
+/// Checks a trained tree against upstream's first tree in a golden (left_children, split_indices,
+/// default_left, and split_conditions and base_weights as hex floats), field for field.
+inline void check_tree_fields(TreeModel const& t, nlohmann::json const& want) {
+  CHECK(t.left_children == want["left_children"].get<std::vector<std::int32_t>>());
+  CHECK(t.split_indices == want["split_indices"].get<std::vector<std::int32_t>>());
+  CHECK(std::vector<int>(t.default_left.begin(), t.default_left.end()) == want["default_left"].get<std::vector<int>>());
+  CHECK(t.split_conditions == hex_floats(want["split_conditions"]));
+  CHECK(t.base_weights == hex_floats(want["base_weights"]));
 }
 
 /// The categories of feature 0 in synthetic_categorical() that raise the label by 2.

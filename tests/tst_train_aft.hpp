@@ -44,13 +44,7 @@ void check_aft_case(nlohmann::json const& golden, std::string const& name, kboos
   CHECK(m.base_score.at(0) == 0.5f);
   auto const j = nlohmann::json::parse(kboost::model_to_json_bytes(m));
   CHECK(j["learner"]["objective"] == c["objective"]);
-  auto const& want = c["tree0"];
-  auto const& t = m.trees.at(0);
-  CHECK(t.left_children == want["left_children"].get<std::vector<std::int32_t>>());
-  CHECK(t.split_indices == want["split_indices"].get<std::vector<std::int32_t>>());
-  CHECK(std::vector<int>(t.default_left.begin(), t.default_left.end()) == want["default_left"].get<std::vector<int>>());
-  CHECK(t.split_conditions == kboost::test::hex_floats(want["split_conditions"]));
-  CHECK(t.base_weights == kboost::test::hex_floats(want["base_weights"]));
+  kboost::test::check_tree_fields(m.trees.at(0), c["tree0"]);
   auto const& history = b.eval_history();
   REQUIRE(history.size() == static_cast<std::size_t>(golden["rounds"].get<int>()));
   for (std::size_t k = 0; k < 2; ++k) {
