@@ -56,7 +56,8 @@ void add_read_options(CLI::App* sub, ReadOptions& opt, std::string const& group)
       ->delimiter(',')
       ->group(group);
   sub->add_flag("--side-files", opt.auto_side_files,
-                "also load <data>.weight and <data>.group/.query when present (XGBoost 1.x did)")
+                "also load <file>.weight and <file>.group/.query when present, for the data and each --eval "
+                "file (XGBoost 1.x did)")
       ->group(group);
   sub->add_option("--num-features", opt.num_features, "force the feature count (error if the data is wider)")
       ->group(group);

@@ -324,7 +324,7 @@ def main():
         f"max_depth={PARAMS['max_depth']}, eta={PARAMS['eta']}, max_bin={PARAMS['max_bin']}, {ROUNDS} rounds. "
         "String columns are the same numeric codes on both sides (both read one HDF5 file per split); "
         "the *_categorical rows train them as categorical features (kboost `--categorical`, upstream feature type `c`). "
-        "The lightgbm_lambdarank rows rank LightGBM's LambdaRank example (query groups from its .query files, a qid dataset in the HDF5 file; rank:map on relevance >= 1 as binary labels).",
+        "The veterans_lung_cancer_aft row trains survival:aft (normal noise) on the trial's time intervals (bound columns as HDF5 datasets; upstream's label_lower_bound/_upper_bound). The lightgbm_lambdarank rows rank LightGBM's LambdaRank example (query groups from its .query files, a qid dataset in the HDF5 file; rank:map on relevance >= 1 as binary labels).",
         "",
         "- *upstream on kboost's model*: max |upstream's prediction from kboost's model file − kboost's own prediction| on the held-out rows.",
         "- *metric*: held-out metric of kboost's model and of upstream's own hist model; gap = (kboost − upstream)/upstream.",
