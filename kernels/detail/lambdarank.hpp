@@ -197,10 +197,11 @@ void lambdarank_group(ObjectiveParams const& p, float const* predt, float const*
 
 /// LambdaMART gradients of rank:ndcg / rank:pairwise / rank:map (p.name) at margins `predt` (n)
 /// for labels (n; relevance degrees), query groups (n_groups + 1 offsets; empty = one group) and
-/// group weights (n_groups, or empty = 1), into grad/hess (n each). `iteration` (the boosting
-/// round; 0 for the intercept) seeds the pair draws of lambdarank_pair_method = mean as upstream
-/// 3.2's MakePairs does, (iteration + 1) · n_groups + group in 32-bit arithmetic. Throws std::runtime_error on labels the objective
-/// does not take (rank:ndcg with exponential gain: integers in [0, 31]; rank:map: 0 or 1).
+/// group weights (n_groups, or empty = 1; upstream's per-group weights, scaled by groups / Σ
+/// weights), into grad/hess (n each). `iteration` (the boosting round; 0 for the intercept) seeds
+/// the pair draws of lambdarank_pair_method = mean as upstream 3.2's MakePairs does,
+/// (iteration + 1) · n_groups + group in 32-bit arithmetic. Throws std::runtime_error on labels the
+/// objective does not take (rank:ndcg with exponential gain: integers in [0, 31]; rank:map: 0 or 1).
 inline void lambdarank_gradients(ObjectiveParams const& p, float const* predt, float const* label, std::size_t n,
                                  std::vector<std::uint32_t> const& group_ptr_in,
                                  std::vector<float> const& group_weight, std::uint32_t iteration, float* grad,
