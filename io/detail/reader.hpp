@@ -34,9 +34,6 @@ inline std::string_view trim(std::string_view s) {
   return s;
 }
 
-/// The whole of `s` as a float32, rounded once from the decimal text (std::from_chars, as XGBoost's
-/// text parsers parse straight to float). A leading '+' is accepted ("+1" labels in a1a). Also
-/// accepts inf/nan spellings. nullopt when `s` is not exactly one number.
 /// What is wrong with an interval label [lower, upper] (survival:aft), or "" when it is valid:
 /// neither bound missing, lower not infinite, lower <= upper (upper = inf: right-censored).
 inline std::string label_bounds_error(float lower, float upper) {
@@ -46,6 +43,9 @@ inline std::string label_bounds_error(float lower, float upper) {
   return "";
 }
 
+/// The whole of `s` as a float32, rounded once from the decimal text (std::from_chars, as XGBoost's
+/// text parsers parse straight to float). A leading '+' is accepted ("+1" labels in a1a). Also
+/// accepts inf/nan spellings. nullopt when `s` is not exactly one number.
 inline std::optional<float> parse_float(std::string_view s) {
   if (s.size() > 1 && s[0] == '+' && s[1] != '-' && s[1] != '+') s.remove_prefix(1);
   if (s.empty()) return std::nullopt;
