@@ -74,7 +74,13 @@ int run_info(InfoArgs const& a) {
     out << "storage: dense\n";
   }
   out << "missing: " << m.info.n_missing << "\n";
-  if (m.has_labels()) {
+  if (m.has_labels() && m.n_targets > 1) {  // one line per label column
+    std::vector<float> column(m.n_rows);
+    for (std::size_t t = 0; t < m.n_targets; ++t) {
+      for (std::size_t i = 0; i < m.n_rows; ++i) column[i] = m.label(i * m.n_targets + t);
+      summarise(out, ("label " + std::to_string(t) + ": ").c_str(), column.data(), m.n_rows);
+    }
+  } else if (m.has_labels()) {
     std::string name = m.info.label_name.empty() ? "" : "'" + m.info.label_name + "' ";
     summarise(out, ("label: " + name).c_str(), m.label.data(), m.n_rows, m.info.label_classes);
   } else {

@@ -213,7 +213,7 @@ int run(TrainArgs const& a, std::vector<std::string> const& rest) {
   run_on_all_ranks(comm, [&] {
     if (dtrain.label.extent(0) > 0)
       check_labels(objective_params(p), dtrain.label.data(), dtrain.label.extent(0), with_rank(data, comm.rank()),
-                   dtrain.info.first_row);
+                   dtrain.info.first_row, dtrain.n_targets);
   });
   std::vector<std::pair<std::string, HostDMatrix>> eval_sets;
   for (auto const& e : evals) {

@@ -22,7 +22,8 @@ void add_read_options(CLI::App* sub, ReadOptions& opt, std::string const& group)
       ->check(CLI::IsMember({"auto", "csv", "tsv", "libsvm", "svmlight", "hdf5", "h5"}))
       ->group(group);
   sub->add_option("--label-column", opt.label_column,
-                  "CSV label column: header name or 0-based index (-1 = last); default: no label")
+                  "CSV label column: header name or 0-based index (-1 = last); several, comma-separated, are "
+                  "multi-target labels; default: no label")
       ->group(group);
   sub->add_option_function<std::string>(
          "--delimiter", [&opt](std::string const& s) { opt.delimiter = parse_delimiter(s); },

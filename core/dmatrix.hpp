@@ -37,7 +37,8 @@ struct DatasetInfo {
 
 /// A dataset of `n_rows` × `n_features` float32 values in `MemorySpace`.
 /// Storage is dense (row-major, NaN = missing) or sparse CSR (absent entry = missing); exactly one
-/// is populated (`is_sparse()` says which). Labels: n_rows (empty View when unlabelled).
+/// is populated (`is_sparse()` says which). Labels: n_rows × n_targets, row-major (empty View when
+/// unlabelled; n_targets > 1 is multi-target regression, upstream's 2-D `MetaInfo::labels`).
 /// Weights: n_rows or empty (= all 1). group_ptr: n_groups + 1 row offsets or empty (no qid).
 /// label_lower_bound / label_upper_bound: n_rows each or empty, survival:aft's interval labels
 /// (upstream's label_lower_bound / label_upper_bound: lower == upper an observed time, upper = inf
@@ -52,6 +53,7 @@ struct DMatrix {
 
   std::size_t n_rows = 0;
   std::size_t n_features = 0;
+  std::size_t n_targets = 1;  ///< label values per row
   dense_type dense;          ///< rows × features, NaN = missing (when !is_sparse())
   csr_type csr;              ///< rows × features CSR (when is_sparse())
   Kokkos::View<float*, MemorySpace> label;
@@ -62,7 +64,7 @@ struct DMatrix {
   DatasetInfo info;
 
   bool is_sparse() const { return csr.numRows() > 0 || (dense.extent(0) == 0 && n_rows > 0); }
-  bool has_labels() const { return label.extent(0) == n_rows && n_rows > 0; }
+  bool has_labels() const { return label.extent(0) == n_rows * n_targets && n_rows > 0; }
   bool has_weights() const { return weight.extent(0) == n_rows && n_rows > 0; }
   bool has_label_bounds() const {
     return label_lower_bound.extent(0) == n_rows && label_upper_bound.extent(0) == n_rows && n_rows > 0;
@@ -119,6 +121,7 @@ DMatrix<DstSpace> copy_to(DMatrix<SrcSpace> const& src) {
   DMatrix<DstSpace> dst;
   dst.n_rows = src.n_rows;
   dst.n_features = src.n_features;
+  dst.n_targets = src.n_targets;
   dst.info = src.info;
   if (src.dense.extent(0) > 0 || !src.is_sparse()) {
     dst.dense = Kokkos::create_mirror_view_and_copy(DstSpace(), src.dense);

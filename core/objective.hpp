@@ -4,6 +4,7 @@
 /// (src/objective/*). The registry (core/objective.cpp) is one table: objective name -> kind, output
 /// transform, margin link. The transforms themselves are in core/output_transform.hpp, the training
 /// gradients in kernels/gradients.hpp.
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -72,11 +73,31 @@ inline bool is_multiclass(ObjectiveKind k) { return k == ObjectiveKind::kSoftpro
 /// quantile_alpha; src/objective/adaptive.cc).
 inline bool refits_leaves(ObjectiveKind k) { return k == ObjectiveKind::kAbsoluteError || k == ObjectiveKind::kQuantile; }
 
+/// True when the objective's loss is element-wise over a label matrix, so that several label
+/// columns train one output each (upstream's `Targets(info) = labels.Shape(1)`: RegLossObj,
+/// squared log error, pseudo-Huber, Poisson, Tweedie, absolute error; src/objective/regression_obj.cu).
+constexpr bool is_multi_target(ObjectiveKind k) {
+  switch (k) {
+    case ObjectiveKind::kSquaredError:
+    case ObjectiveKind::kLogistic:
+    case ObjectiveKind::kLogitRaw:
+    case ObjectiveKind::kPoisson:
+    case ObjectiveKind::kGamma:
+    case ObjectiveKind::kTweedie:
+    case ObjectiveKind::kPseudoHuber:
+    case ObjectiveKind::kSquaredLogError:
+    case ObjectiveKind::kAbsoluteError: return true;
+    default: return false;
+  }
+}
+
 /// Outputs (trees per round) a training objective has: num_class for multi:*, one per
-/// quantile_alpha for reg:quantileerror, else 1.
-inline int objective_outputs(ObjectiveParams const& p, ObjectiveKind k) {
+/// quantile_alpha for reg:quantileerror, one per label column (n_targets) for the multi-target
+/// objectives, else 1.
+inline int objective_outputs(ObjectiveParams const& p, ObjectiveKind k, std::size_t n_targets = 1) {
   if (is_multiclass(k)) return p.num_class;
   if (k == ObjectiveKind::kQuantile) return static_cast<int>(p.quantile_alpha.size());
+  if (is_multi_target(k)) return static_cast<int>(n_targets);
   return 1;
 }
 

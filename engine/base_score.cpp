@@ -118,14 +118,15 @@ float absolute_error_intercept(std::vector<float> const& y, std::vector<float> c
 }  // namespace
 
 void check_labels(ObjectiveParams const& params, float const* labels, std::size_t n, std::string const& source,
-                  std::size_t first_row) {
+                  std::size_t first_row, std::size_t n_targets) {
   ObjectiveKind const k = objective_kind(params.name);
   auto fail = [&](std::size_t i, std::string const& need) {
     std::ostringstream v;
     v << labels[i];
-    throw std::runtime_error((source.empty() ? std::string("training data") : source) + ": label " + v.str() +
-                             " of row " + std::to_string(first_row + i + 1) + " (1-based) " + need + ", which " + params.name +
-                             " requires");
+    std::string const target = n_targets > 1 ? " (target " + std::to_string(i % n_targets) + ")" : "";
+    throw std::runtime_error((source.empty() ? std::string("training data") : source) + ": label " + v.str() + target +
+                             " of row " + std::to_string(first_row + i / n_targets + 1) + " (1-based) " + need +
+                             ", which " + params.name + " requires");
   };
   for (std::size_t i = 0; i < n; ++i) {
     float const y = labels[i];
@@ -158,10 +159,22 @@ std::vector<float> estimate_base_score(ObjectiveParams const& params, std::vecto
                                        std::vector<float> const& weights, int n_groups,
                                        std::vector<std::uint32_t> const& group_ptr) {
   if (labels.empty()) throw std::runtime_error("base_score: no labels to estimate the intercept from");
+  ObjectiveKind const k = objective_kind(params.name);
+  if (is_multi_target(k) && n_groups > 1) {  // one intercept per label column, as upstream's per-target loops
+    std::size_t const targets = static_cast<std::size_t>(n_groups), rows = labels.size() / targets;
+    if (rows * targets != labels.size())
+      throw std::runtime_error("base_score: " + std::to_string(labels.size()) + " labels are not rows × " +
+                               std::to_string(targets) + " targets");
+    std::vector<float> out, column(rows);
+    for (std::size_t t = 0; t < targets; ++t) {
+      for (std::size_t i = 0; i < rows; ++i) column[i] = labels[i * targets + t];
+      out.push_back(estimate_base_score(params, column, weights, 1).at(0));
+    }
+    return out;
+  }
   if (!weights.empty() && weights.size() != labels.size())
     throw std::runtime_error("base_score: " + std::to_string(weights.size()) + " weights for " +
                              std::to_string(labels.size()) + " labels");
-  ObjectiveKind const k = objective_kind(params.name);
   switch (k) {
     case ObjectiveKind::kSoftprob:
     case ObjectiveKind::kSoftmax: {

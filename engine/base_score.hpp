@@ -32,11 +32,14 @@ namespace kboost {
 /// "label must be in [0,1] for logistic regression"; multiclass_obj: "label must be in
 /// [0, num_class)"; count:poisson: non-negative; reg:gamma, reg:tweedie: non-negative/positive).
 /// Throws std::runtime_error naming `source` (the file), the label and its 1-based row; first_row:
-/// the file row of labels[0] (a shard's offset).
+/// the file row of labels[0] (a shard's offset); n_targets: labels per row (n = rows × n_targets).
 void check_labels(ObjectiveParams const& params, float const* labels, std::size_t n, std::string const& source,
-                  std::size_t first_row = 0);
+                  std::size_t first_row = 0, std::size_t n_targets = 1);
 
 /// group_ptr: query groups (n_groups + 1 offsets; rank:* only, empty = one group).
+/// Multi-target objectives (core/objective.hpp is_multi_target) with n_groups > 1 take labels as
+/// rows × n_groups (row-major) and estimate each column's intercept as above (upstream's
+/// SampleMean / FitStump / Median loop over targets).
 std::vector<float> estimate_base_score(ObjectiveParams const& params, std::vector<float> const& labels,
                                        std::vector<float> const& weights, int n_groups,
                                        std::vector<std::uint32_t> const& group_ptr = {});

@@ -8,8 +8,10 @@
 /// bit-identical across backends, thread counts and runs.
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <functional>
 #include <iostream>
 #include <limits>
@@ -41,6 +43,7 @@
 #include <kboost/engine/metrics.hpp>
 #include <kboost/engine/params.hpp>
 #include <kboost/engine/phase_times.hpp>
+#include <kboost/engine/detail/dart.hpp>
 #include <kboost/engine/detail/exact_sketch.hpp>
 #include <kboost/engine/detail/sketch.hpp>
 #include <kboost/engine/detail/tree_grower.hpp>
@@ -119,18 +122,20 @@ class BasicBooster {
              std::vector<std::pair<std::string, HostDMatrix>> const& evals = {}, std::ostream* log = nullptr);
 
   /// As train() above from the caller's Views in any memory space and layout: X (rows × features,
-  /// float, NaN = missing; LayoutRight, LayoutLeft or LayoutStride), labels (rows) and optional
-  /// weights (rows, or an empty View for all 1). The quantile sketch still runs on a host copy of X
-  /// (made here, once, in row-major order; the training-speed work moves the sketch to the device),
+  /// float, NaN = missing; LayoutRight, LayoutLeft or LayoutStride), labels (rows, or rows × targets
+  /// for multi-target training) and optional weights (rows, or an empty View for all 1). The
+  /// quantile sketch still runs on a host copy of X (made here, once, in row-major order),
   /// after which the pipeline is device-resident as always. The model equals train() on a
   /// HostDMatrix of the same values, byte for byte.
   /// \throws std::runtime_error as train(), or when labels/weights do not have X's rows.
   template <class XView, class LabelView,
+            class WeightView = Kokkos::View<const float*, typename LabelView::memory_space>,
             std::enable_if_t<Kokkos::is_view<XView>::value && Kokkos::is_view<LabelView>::value, int> = 0>
-  void train(TrainParams const& p, XView const& X, LabelView const& labels, LabelView const& weights = {},
+  void train(TrainParams const& p, XView const& X, LabelView const& labels, WeightView const& weights = {},
              std::ostream* log = nullptr) {
     static_assert(XView::rank == 2, "X must be a rows x features View");
-    static_assert(LabelView::rank == 1, "labels must be a rows View");
+    static_assert(LabelView::rank == 1 || LabelView::rank == 2, "labels must be a rows or rows x targets View");
+    static_assert(WeightView::rank == 1, "weights must be a rows View");
     if (labels.extent(0) != X.extent(0) || (weights.extent(0) != 0 && weights.extent(0) != X.extent(0)))
       throw std::runtime_error("train: labels and weights must have " + std::to_string(X.extent(0)) + " rows");
     HostDMatrix d;
@@ -140,8 +145,16 @@ class BasicBooster {
                                       d.n_rows, d.n_features);
     auto hx = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), X);
     Kokkos::deep_copy(d.dense, hx);  // to row-major, on the host
-    d.label = Kokkos::View<float*, Kokkos::HostSpace>("kboost::train::label", d.n_rows);
-    Kokkos::deep_copy(d.label, Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), labels));
+    if constexpr (LabelView::rank == 2) {
+      d.n_targets = labels.extent(1);
+      d.label = Kokkos::View<float*, Kokkos::HostSpace>("kboost::train::label", d.n_rows * d.n_targets);
+      Kokkos::View<float**, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> rows_targets(
+          d.label.data(), d.n_rows, d.n_targets);
+      Kokkos::deep_copy(rows_targets, Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), labels));  // row-major
+    } else {
+      d.label = Kokkos::View<float*, Kokkos::HostSpace>("kboost::train::label", d.n_rows);
+      Kokkos::deep_copy(d.label, Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), labels));
+    }
     if (weights.extent(0) != 0) {
       d.weight = Kokkos::View<float*, Kokkos::HostSpace>("kboost::train::weight", d.n_rows);
       Kokkos::deep_copy(d.weight, Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), weights));
@@ -177,6 +190,16 @@ class BasicBooster {
                   Kokkos::View<const float*, memory_space> label, Kokkos::View<const float*, memory_space> weight,
                   InitMargin const& init_margin);
 
+  /// DART's margins (Dart::PredictBatchImpl): `base` (rows × groups, the intercepts) plus, tree
+  /// by tree in order, each tree's leaf times its weight_drop, the trees in `dropped` left out.
+  matrix dart_margins(Kokkos::View<const float**, Kokkos::LayoutRight, memory_space> X,
+                      std::vector<DeviceTree<memory_space>> const& trees, std::vector<std::size_t> const& dropped,
+                      matrix base) const {
+    for (std::size_t k = 0; k < trees.size(); ++k)
+      if (!std::binary_search(dropped.begin(), dropped.end(), k))
+        add_tree_margins(space_, X, trees[k], base, model_.tree_info[k], model_.weight_drop[k]);
+    return base;
+  }
   /// Margins (rows × groups) of X under base_margin and the trees of `start` (the continued model).
   matrix start_margins(matrix const& X, std::vector<float> const& base_margin, Model const& start) const;
   /// Checks that `m` can be continued with these parameters and data width.
@@ -239,8 +262,12 @@ EvalRound BasicBooster<ExecutionSpace>::evaluate(TrainParams const& p, Objective
         std::size_t const k = p.eval_metric.empty() ? rank_default_k(objective_params(p)) : 32;
         out.emplace_back(evals[e].first, m, evaluate_rank_metric(m, preds, labels, group_offsets(d), p.ndcg_exp_gain, k));
       } else {
+        // upstream's mphe takes the learner's huber_slope (EvalRowMPHE's PseudoHuberParam)
+        char slope[32];
+        std::snprintf(slope, sizeof slope, "@%.9g", static_cast<double>(p.huber_slope));
+        std::string const name = m == "mphe" ? m + slope : m;
         out.emplace_back(evals[e].first, m,
-                         evaluate_metric(m, preds, labels, weights, static_cast<int>(groups), p.quantile_alpha));
+                         evaluate_metric(name, preds, labels, weights, static_cast<int>(groups), p.quantile_alpha));
       }
     }
   }
@@ -289,7 +316,16 @@ void BasicBooster<ExecutionSpace>::train(TrainParams const& p, HostDMatrix const
   history_.clear();
   ObjectiveParams obj = objective_params(p);
   ObjectiveKind const kind = objective_kind(obj.name);
-  int const n_groups = objective_outputs(obj, kind);
+  if (dtrain.n_targets > 1 && !is_multi_target(kind))
+    throw std::runtime_error("train: " + obj.name + " takes one label per row; the training data has " +
+                             std::to_string(dtrain.n_targets) + " label columns (multi-target training takes "
+                             "reg:squarederror, reg:squaredlogerror, reg:pseudohubererror, reg:absoluteerror, "
+                             "reg:logistic, binary:logistic, binary:logitraw, count:poisson, reg:gamma, reg:tweedie)");
+  for (auto const& e : evals)
+    if (e.second.n_targets != dtrain.n_targets)
+      throw std::runtime_error("train: eval set '" + e.first + "' has " + std::to_string(e.second.n_targets) +
+                               " label columns, the training data " + std::to_string(dtrain.n_targets));
+  int const n_groups = objective_outputs(obj, kind, dtrain.n_targets);
   if (is_multiclass(kind) && p.num_class < 2) throw std::runtime_error("train: " + obj.name + " needs num_class >= 2");
   if (n_groups < 1) throw std::runtime_error("train: " + obj.name + " needs quantile_alpha");
   if (kind == ObjectiveKind::kRank && dtrain.has_weights())
@@ -312,6 +348,9 @@ void BasicBooster<ExecutionSpace>::train(TrainParams const& p, HostDMatrix const
   if (!categorical.empty() && p.sketch_method == "exact_quantile")
     throw std::runtime_error("train: kboost_sketch_method = exact_quantile does not take categorical features "
                              "(upstream_cpu does)");
+  if (continuing && p.booster == "dart")
+    throw std::runtime_error("train: continuing a model with booster = dart is not available (its drops would need "
+                             "the generator's state)");
   if (!categorical.empty() && continuing)
     throw std::runtime_error("train: continuing a model on categorical features is not available yet");
 
@@ -386,6 +425,7 @@ void BasicBooster<ExecutionSpace>::train(TrainParams const& p, HostDMatrix const
   }
   // ---- model header
   model_ = Model{};
+  model_.booster = p.booster;
   model_.objective = obj.name;
   model_.base_score = base_score;
   // a given base_score turns the estimate off, as upstream's LearnerModelParamLegacy records it
@@ -490,8 +530,22 @@ void BasicBooster<ExecutionSpace>::fit_rounds(TrainParams const& p, HostDMatrix 
       *log << format_eval_line(state_.rounds_done - static_cast<int>(history_.size()) + static_cast<int>(k), history_[k])
            << "\n";
   bool const maximize = !metrics.empty() && metric_maximize(metrics.back());
+  // DART: drops from upstream's generator; the training rows' margins are recomputed each round
+  // from their features (hence a dense copy of them) without the dropped trees
+  bool const dart = p.booster == "dart";
+  detail::DartParams const dart_params{p.rate_drop, p.skip_drop, p.one_drop, p.sample_type, p.normalize_type};
+  detail::UpstreamRandom dart_random(p.seed);
+  matrix const dart_X = dart ? upload_dense(dtrain) : matrix();
+  std::vector<DeviceTree<Mem>> dart_trees;
   int const last_round = state_.base_rounds + p.num_round;
   for (int round = state_.rounds_done; round < last_round && !state_.finished; ++round) {
+    std::vector<std::size_t> dropped;
+    if (dart) {
+      dropped = detail::dart_drop_trees(dart_params, model_.weight_drop, dart_random);
+      if (round == 0) (void)dart_random.next();  // upstream's column sampler takes its seed here
+      margin = dart_margins(Kokkos::View<const float**, Kokkos::LayoutRight, Mem>(dart_X), dart_trees, dropped,
+                            init_margin(rows));
+    }
     {
       PhaseTimer t(times_.gradients);
       if (kind == ObjectiveKind::kAft)
@@ -532,7 +586,9 @@ void BasicBooster<ExecutionSpace>::fit_rounds(TrainParams const& p, HostDMatrix 
                                    margin, g, times_, refit);
       {
         PhaseTimer t(times_.eval);
-        if (!eval_X.empty()) {
+        if (dart) {
+          dart_trees.push_back(upload_tree<Mem>(tree));
+        } else if (!eval_X.empty()) {
           auto dt = upload_tree<Mem>(tree);
           for (std::size_t e = 0; e < eval_X.size(); ++e)
             add_tree_margins(space_, Kokkos::View<const float**, Kokkos::LayoutRight, Mem>(eval_X[e]), dt,
@@ -543,6 +599,13 @@ void BasicBooster<ExecutionSpace>::fit_rounds(TrainParams const& p, HostDMatrix 
       model_.tree_info.push_back(g);
     }
     model_.iteration_indptr.push_back(static_cast<int>(model_.trees.size()));
+    if (dart) {  // Dart::NormalizeTrees, then every eval set's margins under the new weights
+      detail::dart_normalize(dart_params, p.eta, static_cast<std::size_t>(n_groups), dropped, model_.weight_drop);
+      PhaseTimer t(times_.eval);
+      for (std::size_t e = 0; e < eval_X.size(); ++e)
+        eval_margin[e] = dart_margins(Kokkos::View<const float**, Kokkos::LayoutRight, Mem>(eval_X[e]), dart_trees, {},
+                                      init_margin(evals[e].second.n_rows));
+    }
     state_.rounds_done = round + 1;
     if (!evals.empty()) {
       EvalRound r;
@@ -618,7 +681,7 @@ template <class ExecutionSpace>
 std::vector<float> BasicBooster<ExecutionSpace>::job_base_score(ObjectiveParams const& obj, HostDMatrix const& dtrain,
                                                                 int n_groups) const {
   std::size_t const rows = dtrain.n_rows;
-  std::vector<float> hl(dtrain.label.data(), dtrain.label.data() + rows);
+  std::vector<float> hl(dtrain.label.data(), dtrain.label.data() + rows * dtrain.n_targets);
   std::vector<float> hw(dtrain.weight.data(), dtrain.weight.data() + dtrain.weight.extent(0));
   if (comm_->size() == 1) return estimate_base_score(obj, hl, hw, n_groups, group_offsets(dtrain));
   // Every rank's labels and weights on rank 0, in rank (= row) order: the estimate of one process
@@ -631,7 +694,7 @@ std::vector<float> BasicBooster<ExecutionSpace>::job_base_score(ObjectiveParams 
     for (std::size_t r = 0; r < labels.size(); ++r) {
       auto const l = from_bytes<float>(labels[r]);
       auto w = from_bytes<float>(weights[r]);
-      if (w.empty() && !hw.empty()) w.assign(l.size(), 1.0f);
+      if (w.empty() && !hw.empty()) w.assign(l.size() / dtrain.n_targets, 1.0f);
       all_l.insert(all_l.end(), l.begin(), l.end());
       all_w.insert(all_w.end(), w.begin(), w.end());
     }

@@ -66,10 +66,31 @@ double binary_auc(std::vector<float> const& preds, std::vector<float> const& lab
   return auc / (fp * tp);
 }
 
+/// An element-wise metric over rows × targets labels (upstream's EvalEWiseBase: every (row,
+/// target) element a sample with its row's weight).
+double multi_target_metric(std::string const& name, std::vector<float> const& preds, std::vector<float> const& labels,
+                           std::vector<float> const& weights, int n_targets) {
+  std::string const base = name.substr(0, name.find('@'));
+  static char const* const kElementWise[] = {"rmse", "rmsle", "mae", "mape", "mphe", "logloss", "error",
+                                             "poisson-nloglik", "gamma-nloglik", "gamma-deviance", "tweedie-nloglik"};
+  if (std::find(std::begin(kElementWise), std::end(kElementWise), base) == std::end(kElementWise))
+    throw std::runtime_error("metric " + name + ": not available for " + std::to_string(n_targets) +
+                             " label columns (multi-target takes the element-wise metrics)");
+  std::size_t const targets = static_cast<std::size_t>(n_targets), rows = labels.size() / targets;
+  if (!weights.empty() && weights.size() != rows)
+    throw std::runtime_error("metric " + name + ": " + std::to_string(weights.size()) + " weights for " +
+                             std::to_string(rows) + " rows");
+  std::vector<float> element_weights;
+  if (!weights.empty())
+    for (std::size_t k = 0; k < labels.size(); ++k) element_weights.push_back(weights[k / targets]);
+  return evaluate_metric(name, preds, labels, element_weights, 1, {});
+}
+
 }  // namespace
 
 double evaluate_metric(std::string const& name, std::vector<float> const& preds, std::vector<float> const& labels,
                        std::vector<float> const& weights, int n_groups, std::vector<float> const& quantile_alpha) {
+  if (n_groups > 1 && labels.size() == preds.size()) return multi_target_metric(name, preds, labels, weights, n_groups);
   std::size_t const n = labels.size();
   if (n_groups < 1 || preds.size() != n * static_cast<std::size_t>(n_groups) || (!weights.empty() && weights.size() != n))
     throw std::runtime_error("metric " + name + ": " + std::to_string(preds.size()) + " predictions, " +
@@ -160,11 +181,9 @@ double evaluate_metric(std::string const& name, std::vector<float> const& preds,
     return mean(reduce_rows(preds, labels, weights, [](float y, float p) { return std::abs((y - p) / y); }));
   if (base == "mphe") {
     float const slope = arg.empty() ? 1.0f : std::stof(arg);
-    return mean(reduce_rows(preds, labels, weights, [slope](float y, float p) {
-      float const z = p - y;
-      float const a = slope * slope;
-      float const b = z * z / a;
-      return a * (std::sqrt(1 + b) - 1);
+    return mean(reduce_rows(preds, labels, weights, [slope](float y, float p) {  // PseudoErrorLoss::Eval
+      float const r = (y - p) / slope;
+      return slope * slope * (std::sqrt(1 + r * r) - 1);
     }));
   }
   if (base == "logloss") {

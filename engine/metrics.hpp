@@ -15,7 +15,9 @@ namespace kboost {
 /// Metric `name` of predictions `preds` (rows × n_groups, row-major, TRANSFORMED outputs as
 /// upstream's metrics see them: probabilities for binary:* and multi:* — also multi:softmax, whose
 /// EvalTransform gives probabilities — exp-transformed for count/gamma/tweedie), labels (rows),
-/// weights (rows or empty = 1).
+/// weights (rows or empty = 1). Multi-target: labels rows × n_groups like preds (one label
+/// column per output), each element a sample with its row's weight (upstream's EvalEWiseBase);
+/// the element-wise metrics only.
 /// Names: rmse, rmsle, mae, mape, mphe, logloss, error, error@t, auc, mlogloss, merror,
 /// poisson-nloglik, gamma-nloglik, gamma-deviance, tweedie-nloglik@rho, quantile (mean pinball
 /// loss over rows and `quantile_alpha`, one output group per alpha: upstream QuantileError),

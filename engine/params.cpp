@@ -245,7 +245,17 @@ TrainParams parse_params(std::map<std::string, std::string> const& kv) {
          p.tree_method = "hist";
        }},
       {"device", [&p](std::string const&, std::string const& v) { p.device = v; }},
-      {"booster", choice(p.booster, {"gbtree"})},
+      {"booster",
+       [&p](std::string const& k, std::string const& v) {
+         if (v == "gblinear") bad(k, v, "linear boosters are not implemented by kboost (gbtree and dart are)");
+         if (v != "gbtree" && v != "dart") bad(k, v, "expected gbtree or dart");
+         p.booster = v;
+       }},
+      {"rate_drop", real(p.rate_drop, 0, 1)},
+      {"skip_drop", real(p.skip_drop, 0, 1)},
+      {"one_drop", boolean(p.one_drop)},
+      {"sample_type", choice(p.sample_type, {"uniform", "weighted"})},
+      {"normalize_type", choice(p.normalize_type, {"tree", "forest"})},
       {"min_shared",
        [&p, set = integer(p.min_shared, 0, static_cast<long long>(9.2e18))](std::string const& k, std::string const& v) {
          set(k, v);
@@ -258,6 +268,12 @@ TrainParams parse_params(std::map<std::string, std::string> const& kv) {
        }},
       {"hist_tune", boolean(p.hist_tune)},
       {"sketch_method", choice(p.sketch_method, {"upstream_cpu", "exact_quantile"})},
+      {"multi_strategy",
+       [&p](std::string const& k, std::string const& v) {
+         if (v == "multi_output_tree") bad(k, v, "vector-leaf trees are not implemented by kboost (one_output_per_tree is)");
+         if (v != "one_output_per_tree") bad(k, v, "expected one_output_per_tree or multi_output_tree");
+         p.multi_strategy = v;
+       }},
       // accepted and ignored, as upstream's no-op / informational keys
       {"validate_parameters", [](std::string const& k, std::string const& v) { (void)to_bool(k, v); }},
       {"seed_per_iteration", [](std::string const& k, std::string const& v) { (void)to_bool(k, v); }},
@@ -278,6 +294,12 @@ TrainParams parse_params(std::map<std::string, std::string> const& kv) {
     it->second(key0, trim(value0));
   }
   // cross-parameter checks
+  if (p.booster != "dart")
+    for (auto const& [key, value] : kv)
+      for (char const* dart_key : {"rate_drop", "skip_drop", "one_drop", "sample_type", "normalize_type"})
+        if (key == dart_key)
+          throw std::runtime_error("parameter " + key + " = " + trim(value) + " applies to booster = dart only (booster = " +
+                                   p.booster + ")");
   ObjectiveKind const kind = objective_kind(p.objective);
   if (is_multiclass(kind) && p.num_class < 2)
     throw std::runtime_error("parameter num_class = " + std::to_string(p.num_class) + ": " + p.objective +

@@ -75,7 +75,13 @@ struct TrainParams {
   int verbosity = 1;
   std::string tree_method = "hist";  ///< only "hist" (and "auto", mapped to hist)
   std::string device = "cpu";     ///< informational: kboost runs on the Kokkos default space
-  std::string booster = "gbtree";
+  std::string booster = "gbtree";  ///< "gbtree" or "dart"
+  // DART (upstream's DartTrainParam; booster = dart only)
+  float rate_drop = 0.0f;                 ///< fraction of the trees dropped in a round
+  float skip_drop = 0.0f;                 ///< probability of a round without drops
+  bool one_drop = false;                  ///< drop at least one tree when any exist
+  std::string sample_type = "uniform";    ///< "uniform" | "weighted" (by tree weight)
+  std::string normalize_type = "tree";    ///< "tree" | "forest": how new and dropped trees are weighted
   // kboost tuning (not XGBoost parameters)
   std::int64_t min_shared = 2048; ///< kboost_min_shared: nodes with >= rows use the tile histogram
   std::int32_t tile_rows = 4096;  ///< kboost_tile_rows: rows per histogram tile
@@ -87,6 +93,10 @@ struct TrainParams {
   /// weighted quantiles by a radix selection on the execution space, the matrix never copied to
   /// the host (engine/detail/exact_sketch.hpp); on a GPU it is tens of times faster at 10M rows.
   std::string sketch_method = "upstream_cpu";
+  /// multi_strategy: with several label columns (multi-target), one tree per target per round
+  /// ("one_output_per_tree", upstream's default); upstream's vector-leaf "multi_output_tree" is
+  /// refused.
+  std::string multi_strategy = "one_output_per_tree";
 };
 
 /// Parses key/value strings into TrainParams. Keys are XGBoost's (aliases: learning_rate,

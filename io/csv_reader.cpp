@@ -69,6 +69,22 @@ int resolve_column(std::string const& spec, std::vector<std::string> const& name
                      : "no such column in the header (columns: " + known + ")");
 }
 
+/// "a, b,c" -> {"a", "b", "c"} (spaces around the items dropped).
+std::vector<std::string> split_list(std::string const& list) {
+  std::vector<std::string> out;
+  std::size_t begin = 0;
+  while (begin <= list.size()) {
+    std::size_t end = list.find(',', begin);
+    if (end == std::string::npos) end = list.size();
+    std::string item = list.substr(begin, end - begin);
+    item.erase(0, item.find_first_not_of(' '));
+    item.erase(item.find_last_not_of(' ') + 1);
+    out.push_back(item);
+    begin = end + 1;
+  }
+  return out;
+}
+
 std::string column_desc(std::size_t c, std::vector<std::string> const& names) {
   std::string d = "column " + std::to_string(c);
   if (c < names.size() && !names[c].empty()) d += " ('" + names[c] + "')";
@@ -171,7 +187,21 @@ HostDMatrix read_csv(TextSource const& src, ReadOptions const& opt) {
   std::size_t const n_rows = lines.size() - row0;
   if (n_rows == 0) fail(path, line_no[0] + 1, "", "empty file: a header but no data rows");
 
-  int const label_col = resolve_column(opt.label_column, names, n_cols, path, "label column");
+  // Several label columns (multi-target): a comma-separated list, unless the header has a column
+  // of that very name.
+  std::vector<int> label_cols;
+  if (!opt.label_column.empty()) {
+    bool const one = opt.label_column.find(',') == std::string::npos ||
+                     std::find(names.begin(), names.end(), opt.label_column) != names.end();
+    for (auto const& spec : one ? std::vector<std::string>{opt.label_column} : split_list(opt.label_column))
+      label_cols.push_back(resolve_column(spec, names, n_cols, path, "label column"));
+    for (std::size_t k = 1; k < label_cols.size(); ++k)
+      if (std::find(label_cols.begin(), label_cols.begin() + static_cast<std::ptrdiff_t>(k), label_cols[k]) !=
+          label_cols.begin() + static_cast<std::ptrdiff_t>(k))
+        fail(path, 1, "label column '" + opt.label_column + "'", column_desc(static_cast<std::size_t>(label_cols[k]), names) +
+                                                                  " is named twice");
+  }
+  int const label_col = label_cols.size() == 1 ? label_cols[0] : -1;
   int const weight_col = resolve_column(opt.weight_column, names, n_cols, path, "weight column");
   int const qid_col = resolve_column(opt.qid_column, names, n_cols, path, "qid column");
   int const lower_col = resolve_column(opt.label_lower_bound_column, names, n_cols, path, "label lower bound column");
@@ -179,8 +209,9 @@ HostDMatrix read_csv(TextSource const& src, ReadOptions const& opt) {
   if ((lower_col >= 0) != (upper_col >= 0))
     fail(path, 0, "", "label bounds need both a lower and an upper bound column");
   std::vector<bool> not_feature(n_cols, false);
-  for (int c : {label_col, weight_col, qid_col, lower_col, upper_col})
+  for (int c : {weight_col, qid_col, lower_col, upper_col})
     if (c >= 0) not_feature[c] = true;
+  for (int c : label_cols) not_feature[c] = true;
   for (auto const& spec : opt.ignore_columns) not_feature[resolve_column(spec, names, n_cols, path, "ignored column")] = true;
   std::vector<int> feature_cols;
   for (std::size_t c = 0; c < n_cols; ++c)
@@ -277,6 +308,25 @@ HostDMatrix read_csv(TextSource const& src, ReadOptions const& opt) {
     }
     m.label = to_view("kboost::DMatrix::label", label);
     if (!names.empty()) m.info.label_name = names[label_col];
+  }
+
+  if (label_cols.size() > 1) {  // multi-target: numbers only, rows × targets
+    std::vector<float> label(n_rows * label_cols.size());
+    for (std::size_t t = 0; t < label_cols.size(); ++t) {
+      int const c = label_cols[t];
+      std::string const desc = column_desc(static_cast<std::size_t>(c), names) + " (label " + std::to_string(t) + ")";
+      if (stats[c].n_strings > 0)
+        fail(path, stats[c].first_string_line, desc, "text in a label column of several (multi-target labels are numbers)");
+      for (std::size_t r = 0; r < n_rows; ++r) {
+        float const v = vals[(r + row0) * n_cols + c];
+        if (!std::isfinite(v))
+          fail(path, line_no[r + row0], desc, std::isnan(v) ? "missing label" : "label is not finite");
+        label[r * label_cols.size() + t] = v;
+      }
+      if (!names.empty()) m.info.label_name += (t == 0 ? "" : ",") + names[c];
+    }
+    m.n_targets = label_cols.size();
+    m.label = to_view("kboost::DMatrix::label", label);
   }
 
   if (weight_col >= 0) {

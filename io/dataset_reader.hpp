@@ -24,7 +24,8 @@ struct ReadOptions {
   /// Unset: detect (the first row has a non-numeric field that is not a missing marker).
   std::optional<bool> header;
   /// Label column: a header name or a 0-based index; "" = no label. Negative index counts from the end
-  /// ("-1" = last column).
+  /// ("-1" = last column). Several columns separated by commas ("y1,y2", "0,1") are multi-target
+  /// labels (rows × targets), unless the header has a column of that whole name.
   std::string label_column;
   /// Field delimiter; '\0' (default) = detect from the first line: tab if it has one, else comma.
   char delimiter = '\0';
@@ -36,7 +37,7 @@ struct ReadOptions {
   int index_base = 0;
   // ---- HDF5 ----
   std::string features_dataset = "X";  ///< rows × features, any numeric type, read as float32
-  std::string label_dataset = "y";     ///< rows, or "" for none (a missing "y" is no error)
+  std::string label_dataset = "y";     ///< rows (or rows × targets), or "" for none (a missing "y" is no error)
   // ---- side information ----
   std::string weight_column;  ///< CSV column (name or index) holding sample weights (not a feature)
   std::string weight_file;    ///< one weight per line (XGBoost `.weight` format)

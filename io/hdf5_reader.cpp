@@ -1,5 +1,6 @@
 /// HDF5 reader (HDF5 C API): features = a rank-2 numeric dataset (rows × features, converted to
-/// float32 by HDF5 on read), label = a rank-1 dataset (or rows × 1). NaN cells are missing.
+/// float32 by HDF5 on read), label = a rank-1 dataset (or rows × 1; rows × targets for
+/// multi-target labels). NaN cells are missing.
 /// Optional datasets named by weight_column (weights) and qid_column (query ids).
 #include <hdf5.h>
 
@@ -160,11 +161,16 @@ HostDMatrix read_hdf5(std::string const& path, ReadOptions const& opt) {
   bool const label_optional = opt.label_dataset == ReadOptions{}.label_dataset;
   if (!opt.label_dataset.empty()) {
     if (auto y = read_float_dataset(file.id, path, opt.label_dataset, label_optional, nullptr, shard)) {
-      auto label = per_row(*y, n_rows, path, opt.label_dataset);
-      for (std::size_t r = 0; r < n_rows; ++r)
-        if (!std::isfinite(label[r]))
-          fail(path, 0, "dataset '" + opt.label_dataset + "' record " + std::to_string(first_row + r),
+      // rows × targets (multi-target) or rows
+      bool const multi = y->dims.size() == 2 && y->dims[0] == n_rows && y->dims[1] > 1;
+      auto label = multi ? y->values : per_row(*y, n_rows, path, opt.label_dataset);
+      std::size_t const targets = multi ? static_cast<std::size_t>(y->dims[1]) : 1;
+      for (std::size_t k = 0; k < label.size(); ++k)
+        if (!std::isfinite(label[k]))
+          fail(path, 0, "dataset '" + opt.label_dataset + "' record " + std::to_string(first_row + k / targets) +
+                            (multi ? " target " + std::to_string(k % targets) : std::string()),
                "label is not finite");
+      m.n_targets = targets;
       m.label = to_view("kboost::DMatrix::label", label);
       m.info.label_name = opt.label_dataset;
     }

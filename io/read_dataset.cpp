@@ -182,13 +182,14 @@ HostDMatrix keep_rows(HostDMatrix const& m, std::size_t first, std::size_t last)
     for (std::size_t i = 0; i < out.n_rows * out.n_features; ++i) n_missing += std::isnan(out.dense.data()[i]) ? 1 : 0;
   }
   out.info.n_missing = n_missing;
-  auto const cut = [&](Kokkos::View<float*, Kokkos::HostSpace> const& v, char const* label) {
+  auto const cut = [&](Kokkos::View<float*, Kokkos::HostSpace> const& v, char const* label, std::size_t per_row = 1) {
     if (v.extent(0) == 0) return v;
-    Kokkos::View<float*, Kokkos::HostSpace> c(std::string(label), out.n_rows);
-    Kokkos::deep_copy(c, Kokkos::subview(v, range));
+    Kokkos::View<float*, Kokkos::HostSpace> c(std::string(label), out.n_rows * per_row);
+    Kokkos::deep_copy(c, Kokkos::subview(v, std::make_pair(range.first * per_row, range.second * per_row)));
     return c;
   };
-  out.label = cut(m.label, "kboost::DMatrix::label");
+  out.n_targets = m.n_targets;
+  out.label = cut(m.label, "kboost::DMatrix::label", m.n_targets);
   out.weight = cut(m.weight, "kboost::DMatrix::weight");
   out.label_lower_bound = cut(m.label_lower_bound, "kboost::DMatrix::label_lower_bound");
   out.label_upper_bound = cut(m.label_upper_bound, "kboost::DMatrix::label_upper_bound");

@@ -40,72 +40,81 @@ struct GradientFunctor {
   Kokkos::View<const float*, Mem> label;
   Kokkos::View<const float*, Mem> weight;
   Kokkos::View<GradientPair**, Kokkos::LayoutRight, Mem> gpair;
-  Kokkos::View<int, Mem> bad_rows;  ///< rows whose label is invalid for the objective
+  Kokkos::View<int, Mem> bad_rows;  ///< labels invalid for the objective
   float scale_pos_weight, rho, slope, poisson_mds;
   Kokkos::View<const float*, Mem> alpha;  ///< reg:quantileerror: one quantile per output group
+  static constexpr bool kPerTarget = is_multi_target(K);  ///< labels rows × n_groups
 
-  /// Fills row i's pairs. Invalid labels are counted with an integer atomic (rare, and a count is
-  /// order-free) rather than a Kokkos reduction: kernels/detail/integer_sum.hpp says why kboost
-  /// avoids parallel_reduce.
+  /// Fills row i's pairs: one per target for the element-wise objectives (labels rows × targets,
+  /// one output group per target, the row's weight on each as upstream's `weights[idx / n_targets]`),
+  /// every class or quantile from the one label otherwise. Invalid labels are counted with an
+  /// integer atomic (rare, and a count is order-free) rather than a Kokkos reduction:
+  /// kernels/detail/integer_sum.hpp says why kboost avoids parallel_reduce.
   KOKKOS_INLINE_FUNCTION void operator()(std::size_t i) const {
-    if (!row(i)) Kokkos::atomic_add(&bad_rows(), 1);
+    if constexpr (kPerTarget) {
+      for (int t = 0; t < n_groups; ++t)
+        if (!row(i, t)) Kokkos::atomic_add(&bad_rows(), 1);
+    } else {
+      if (!row(i, 0)) Kokkos::atomic_add(&bad_rows(), 1);
+    }
   }
 
-  /// Row i's pairs; false when its label is invalid for the objective.
-  KOKKOS_INLINE_FUNCTION bool row(std::size_t i) const {
+  /// Row i's pairs of target t (0 for the objectives with one label per row); false when its
+  /// label is invalid for the objective.
+  KOKKOS_INLINE_FUNCTION bool row(std::size_t i, int t) const {
     float w = weight.extent(0) == 0 ? 1.0f : weight(i);
-    float const y = label(i);
+    float const y = kPerTarget ? label(i * static_cast<std::size_t>(n_groups) + static_cast<std::size_t>(t)) : label(i);
     if constexpr (K == ObjectiveKind::kSquaredError) {  // RegLossObj<LinearSquareLoss>
       if (y == 1.0f) w *= scale_pos_weight;
-      float const pr = margin(i, 0);
-      gpair(0, i) = GradientPair{(pr - y) * w, 1.0f * w};
+      float const pr = margin(i, t);
+      gpair(t, i) = GradientPair{(pr - y) * w, 1.0f * w};
       return true;
     } else if constexpr (K == ObjectiveKind::kLogistic || K == ObjectiveKind::kLogitRaw) {
       // RegLossObj<LogisticClassification / LogisticRaw>
       if (y == 1.0f) w *= scale_pos_weight;
-      float const pr = pmath::sigmoid(margin(i, 0));
+      float const pr = pmath::sigmoid(margin(i, t));
       float const h = pr * (1.0f - pr);
-      gpair(0, i) = GradientPair{(pr - y) * w, (h > 1e-16f ? h : 1e-16f) * w};
+      gpair(t, i) = GradientPair{(pr - y) * w, (h > 1e-16f ? h : 1e-16f) * w};
       return y >= 0.0f && y <= 1.0f;
     } else if constexpr (K == ObjectiveKind::kPoisson) {
-      float const pr = margin(i, 0);
-      gpair(0, i) = GradientPair{(pmath::expf(pr) - y) * w, pmath::expf(pr + poisson_mds) * w};
+      float const pr = margin(i, t);
+      gpair(t, i) = GradientPair{(pmath::expf(pr) - y) * w, pmath::expf(pr + poisson_mds) * w};
       return !(y < 0.0f);
     } else if constexpr (K == ObjectiveKind::kGamma) {  // 3.x: RegLossObj<GammaDeviance> (scale_pos_weight applies)
       if (y == 1.0f) w *= scale_pos_weight;
-      float const pr = pmath::expf(margin(i, 0));
-      gpair(0, i) = GradientPair{(1.0f - y / pr) * w, (y / pr) * w};
+      float const pr = pmath::expf(margin(i, t));
+      gpair(t, i) = GradientPair{(1.0f - y / pr) * w, (y / pr) * w};
       return y > 0.0f;
     } else if constexpr (K == ObjectiveKind::kTweedie) {
-      float const pr = margin(i, 0);
+      float const pr = margin(i, t);
       float const g = -y * pmath::expf((1 - rho) * pr) + pmath::expf((2 - rho) * pr);
       float const h = -y * (1 - rho) * pmath::expf((1 - rho) * pr) + (2 - rho) * pmath::expf((2 - rho) * pr);
-      gpair(0, i) = GradientPair{g * w, h * w};
+      gpair(t, i) = GradientPair{g * w, h * w};
       return !(y < 0.0f);
     } else if constexpr (K == ObjectiveKind::kPseudoHuber) {
-      float const z = margin(i, 0) - y;
+      float const z = margin(i, t) - y;
       float const scale_sqrt = compat::math::sqrt(1 + (z * z) / (slope * slope));
       float const g = z / scale_sqrt;
       float const scale = slope * slope + z * z;
       float const h = slope * slope / (scale * scale_sqrt);
-      gpair(0, i) = GradientPair{g * w, h * w};
+      gpair(t, i) = GradientPair{g * w, h * w};
       return true;
     } else if constexpr (K == ObjectiveKind::kSquaredLogError) {
       // RegLossObj<SquaredLogError> (src/objective/regression_loss.h): the prediction floored at
       // -1 + 1e-6, the hessian's (p + 1)^2 in double (std::pow promotes) and floored at 1e-6;
       // log1p is kboost's portable one
       float const floor = static_cast<float>(-1 + 1e-6);
-      float const pr = margin(i, 0) > floor ? margin(i, 0) : floor;  // fmaxf: NaN takes the floor too
+      float const pr = margin(i, t) > floor ? margin(i, t) : floor;  // fmaxf: NaN takes the floor too
       float const lp = pmath::log1pf(pr), ly = pmath::log1pf(y);
       float const g = (lp - ly) / (pr + 1);
       double const p1 = static_cast<double>(pr + 1);
       float const h = static_cast<float>(static_cast<double>(-lp + ly + 1) / (p1 * p1));
-      gpair(0, i) = GradientPair{g * w, (h > 1e-6f ? h : 1e-6f) * w};
+      gpair(t, i) = GradientPair{g * w, (h > 1e-6f ? h : 1e-6f) * w};
       return y > -1.0f;
     } else if constexpr (K == ObjectiveKind::kAbsoluteError) {
-      float const d = margin(i, 0) - y;
+      float const d = margin(i, t) - y;
       float const sign = static_cast<float>((d > 0) - (d < 0));
-      gpair(0, i) = GradientPair{sign * w, w};
+      gpair(t, i) = GradientPair{sign * w, w};
       return true;
     } else if constexpr (K == ObjectiveKind::kQuantile) {  // QuantileRegression::GetGradient (pinball loss)
       for (int k = 0; k < n_groups; ++k) {
@@ -198,8 +207,9 @@ void launch_gradients(ExecutionSpace const& space, std::size_t n, Args const&...
 
 }  // namespace detail
 
-/// Gradients of `objective` at `margin` (rows × groups, raw scores) for labels (rows) and weights
-/// (rows, or extent 0 = all 1) into `gpair` (groups × rows). Sample weights and scale_pos_weight
+/// Gradients of `objective` at `margin` (rows × groups, raw scores) for labels (rows; rows ×
+/// groups, row-major, for the multi-target objectives of core/objective.hpp is_multi_target, one
+/// group per target) and weights (rows, or extent 0 = all 1) into `gpair` (groups × rows). Sample weights and scale_pos_weight
 /// (rows with label == 1, reg:squarederror/reg:logistic/binary:*) scale both components as upstream.
 /// Throws std::runtime_error when a label is outside the objective's domain (upstream's CheckLabel
 /// message) or when the objective has no training gradients in kboost (hinge), needs query groups
@@ -219,7 +229,8 @@ void compute_gradients(ExecutionSpace const& space, ObjectiveParams const& param
   }
   std::size_t const n = margin.extent(0);
   int const groups = static_cast<int>(margin.extent(1));
-  if (label.extent(0) != n || gpair.extent(1) != n || static_cast<int>(gpair.extent(0)) != groups ||
+  std::size_t const labels_per_row = is_multi_target(kind) ? static_cast<std::size_t>(groups) : 1;
+  if (label.extent(0) != n * labels_per_row || gpair.extent(1) != n || static_cast<int>(gpair.extent(0)) != groups ||
       (weight.extent(0) != 0 && weight.extent(0) != n)) {
     throw std::runtime_error("compute_gradients: shape mismatch (margin " + std::to_string(n) + "x" +
                              std::to_string(groups) + ", labels " + std::to_string(label.extent(0)) +
@@ -277,7 +288,7 @@ void compute_gradients(ExecutionSpace const& space, ObjectiveParams const& param
       case ObjectiveKind::kSoftprob: case ObjectiveKind::kSoftmax: what = "SoftmaxMultiClassObj: label must be in [0, num_class)"; break;
       default: what = "invalid label"; break;
     }
-    throw std::runtime_error(params.name + ": " + what + " (" + std::to_string(bad) + " rows)");
+    throw std::runtime_error(params.name + ": " + what + " (" + std::to_string(bad) + " labels)");
   }
 }
 

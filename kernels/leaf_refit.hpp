@@ -52,8 +52,9 @@ inline float upstream_quantile(double alpha, float const* values, float const* w
 /// Per leaf in `leaves` (segments of positions of `ridx`), the alpha-quantile of label(r) −
 /// margin(r, group) over its rows r whose hessian gpair(group, r) is not 0 (upstream leaves
 /// rows out of the refit that subsampling or a zero weight removed: SamplePosition); NaN for a
-/// leaf with no such row. label, weight: rows (weight extent 0 = unweighted); margin: rows × groups,
-/// the margins before the new tree; gpair: groups × rows.
+/// leaf with no such row. label: rows, or rows × groups (multi-target: the group's own column, as
+/// upstream's IdxY); weight: rows (extent 0 = unweighted); margin: rows × groups, the margins
+/// before the new tree; gpair: groups × rows.
 template <class ExecutionSpace, class Mem>
 std::vector<float> leaf_residual_quantiles(ExecutionSpace const& space, Kokkos::View<const std::int32_t*, Mem> ridx,
                                            std::vector<LeafSegment> const& leaves, Kokkos::View<const float*, Mem> label,
@@ -63,13 +64,15 @@ std::vector<float> leaf_residual_quantiles(ExecutionSpace const& space, Kokkos::
   compat::ScopedRegion region("kboost::leaves::refit_quantile");
   std::size_t const n = ridx.extent(0);
   bool const weighted = weight.extent(0) != 0;
+  std::size_t const label_stride = label.extent(0) == margin.extent(0) ? 1 : margin.extent(1);
+  std::size_t const label_col = label_stride == 1 ? 0 : static_cast<std::size_t>(group);
   Kokkos::View<float*, Mem> residual(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::refit::residual"), n);
   Kokkos::View<float*, Mem> w(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::refit::weight"), weighted ? n : 0);
   Kokkos::View<std::uint8_t*, Mem> valid(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::refit::valid"), n);
   Kokkos::parallel_for(
       "kboost::leaves::gather_residuals", Kokkos::RangePolicy<ExecutionSpace>(space, 0, n), KOKKOS_LAMBDA(std::size_t p) {
         std::int32_t const r = ridx(p);
-        residual(p) = label(r) - margin(r, group);
+        residual(p) = label(static_cast<std::size_t>(r) * label_stride + label_col) - margin(r, group);
         if (weighted) w(p) = weight(r);
         valid(p) = gpair(group, r).hess - 0.0f == 0.0f ? 0 : 1;
       });

@@ -165,10 +165,12 @@ DeviceTree<Mem> upload_tree(TreeModel const& t) {
   return d;
 }
 
-/// margin(i, group) += leaf value reached by row i of X (rows × features, NaN = missing).
+/// margin(i, group) += leaf value reached by row i of X (rows × features, NaN = missing) times
+/// `weight` (DART's weight_drop, rounded as upstream's `out += leaf * w`; 1 leaves the leaf exact).
 template <class ExecutionSpace, class Mem>
 void add_tree_margins(ExecutionSpace const& space, Kokkos::View<const float**, Kokkos::LayoutRight, Mem> X,
-                      DeviceTree<Mem> const& t, Kokkos::View<float**, Kokkos::LayoutRight, Mem> margin, int group) {
+                      DeviceTree<Mem> const& t, Kokkos::View<float**, Kokkos::LayoutRight, Mem> margin, int group,
+                      float weight = 1.0f) {
   auto left = t.left;
   auto right = t.right;
   auto feature = t.feature;
@@ -188,7 +190,7 @@ void add_tree_margins(ExecutionSpace const& space, Kokkos::View<const float**, K
                                                   : detail::category_goes_left(x, words, cat_begin(n), cat_words(n));
           n = go_left ? left(n) : right(n);
         }
-        margin(i, group) = margin(i, group) + cond(n);
+        margin(i, group) = margin(i, group) + cond(n) * weight;
       });
 }
 

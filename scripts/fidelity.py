@@ -86,6 +86,10 @@ def load(name):
         y = df.pop("median_house_value").to_numpy(np.float32)
         X = codes(df).to_numpy(np.float32)
         return (*split(X, y), "reg:squarederror", {})
+    if name == "california_housing_targets":  # two targets (multi-target): house value and income
+        df = pd.read_csv(os.path.join(d, "california_housing/housing.csv")).drop(columns=["ocean_proximity"])
+        y = np.stack([df.pop("median_house_value"), df.pop("median_income")], axis=1).astype(np.float32)
+        return (*split(df.to_numpy(np.float32), y), "reg:squarederror", {})
     if name == "adult":
         df = pd.read_csv(os.path.join(d, "adult/adult.data"), header=None, skipinitialspace=True, na_values="?")
         y = (df.pop(14).astype(str).str.strip() == ">50K").to_numpy(np.float32)
@@ -175,6 +179,7 @@ VARIANTS = {
     "map": ("rank:map", {}),  # binary relevance: labels >= 1 count as relevant
     "mean": (None, {"lambdarank_pair_method": "mean", "lambdarank_num_pair_per_sample": 8}),
     "aft": ("survival:aft", {}),  # normal noise, scale 1: interval labels from the bound columns
+    "dart": (None, {"booster": "dart", "rate_drop": "0.1", "skip_drop": "0.2"}),
 }
 
 
@@ -228,7 +233,8 @@ def reached_leaf_values(bst, d):
     leaf = bst.predict(d, pred_leaf=True).astype(np.int64)
     if leaf.ndim == 1:
         leaf = leaf[:, None]
-    trees = json.loads(bst.save_raw("json"))["learner"]["gradient_booster"]["model"]["trees"]
+    booster = json.loads(bst.save_raw("json"))["learner"]["gradient_booster"]
+    trees = booster.get("gbtree", booster)["model"]["trees"]  # DART nests its gbtree
     out = np.empty(leaf.shape, np.float64)
     for t in range(leaf.shape[1]):
         out[:, t] = np.asarray(trees[t]["split_conditions"], np.float32)[leaf[:, t]]
@@ -295,6 +301,10 @@ def run_one(name, kboost, tmp, threads):
         objective += ", pairs drawn (mean, 8 per document)"
     if variant == "categorical":
         objective += f", {len(cats)} categorical features"
+    if variant == "dart":
+        objective += ", booster=dart (rate_drop 0.1, skip_drop 0.2)"
+    if ytr.ndim == 2:
+        objective += f", {ytr.shape[1]} targets"
     return dict(name=name, objective=objective, rows=f"{len(ytr)}/{len(yte)}", features=Xtr.shape[1],
                 missing=int(np.isnan(Xtr).sum() + np.isnan(Xte).sum()), max_diff=max_diff, metric=mname,
                 kboost=m_kb, upstream=m_up, gap=100.0 * (m_kb - m_up) / m_up, leaf_agree=agree)
@@ -309,7 +319,8 @@ def main():
                     "california_housing:absoluteerror,california_housing:quantile,california_housing:monotone,"
                     "california_housing:interaction,california_housing:squaredlogerror,veterans_lung_cancer,adult:categorical,diamonds,"
                     "diamonds:categorical,machine,machine:categorical,lightgbm_lambdarank,lightgbm_lambdarank:pairwise,"
-                    "lightgbm_lambdarank:map,lightgbm_lambdarank:mean,veterans_lung_cancer:aft")
+                    "lightgbm_lambdarank:map,lightgbm_lambdarank:mean,veterans_lung_cancer:aft,california_housing_targets,"
+                    "california_housing:dart")
     a = ap.parse_args()
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -324,7 +335,8 @@ def main():
         f"max_depth={PARAMS['max_depth']}, eta={PARAMS['eta']}, max_bin={PARAMS['max_bin']}, {ROUNDS} rounds. "
         "String columns are the same numeric codes on both sides (both read one HDF5 file per split); "
         "the *_categorical rows train them as categorical features (kboost `--categorical`, upstream feature type `c`). "
-        "The veterans_lung_cancer_aft row trains survival:aft (normal noise) on the trial's time intervals (bound columns as HDF5 datasets; upstream's label_lower_bound/_upper_bound). The lightgbm_lambdarank rows rank LightGBM's LambdaRank example (query groups from its .query files, a qid dataset in the HDF5 file; rank:map on relevance >= 1 as binary labels).",
+        "The veterans_lung_cancer_aft row trains survival:aft (normal noise) on the trial's time intervals (bound columns as HDF5 datasets; upstream's label_lower_bound/_upper_bound). The lightgbm_lambdarank rows rank LightGBM's LambdaRank example (query groups from its .query files, a qid dataset in the HDF5 file; rank:map on relevance >= 1 as binary labels). "
+        "The california_housing_targets row trains two targets at once (median_house_value and median_income from the other seven columns; a rows × 2 HDF5 label dataset, multi_strategy one_output_per_tree; rmse over every row and target, as upstream's).",
         "",
         "- *upstream on kboost's model*: max |upstream's prediction from kboost's model file − kboost's own prediction| on the held-out rows.",
         "- *metric*: held-out metric of kboost's model and of upstream's own hist model; gap = (kboost − upstream)/upstream.",

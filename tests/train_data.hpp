@@ -2,11 +2,13 @@
 /// What the training test bodies share: row ranges of a read dataset, golden floats, a synthetic
 /// matrix with categorical features whose label depends on a set of categories, and the ranking
 /// goldens' data (query groups).
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <limits>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -28,14 +30,15 @@ inline HostDMatrix rows_of(HostDMatrix const& d, std::size_t begin, std::size_t 
   out.dense = HostDMatrix::dense_type("test::rows_X", out.n_rows, d.n_features);
   for (std::size_t i = 0; i < out.n_rows; ++i)
     for (std::size_t f = 0; f < d.n_features; ++f) out.dense(i, f) = d.dense(begin + i, f);
-  auto const cut = [&](Kokkos::View<float*, Kokkos::HostSpace> const& v) {
+  auto const cut = [&](Kokkos::View<float*, Kokkos::HostSpace> const& v, std::size_t per_row = 1) {
     Kokkos::View<float*, Kokkos::HostSpace> c;
     if (v.extent(0) == 0) return c;
-    c = Kokkos::View<float*, Kokkos::HostSpace>("test::rows_of", out.n_rows);
-    for (std::size_t i = 0; i < out.n_rows; ++i) c(i) = v(begin + i);
+    c = Kokkos::View<float*, Kokkos::HostSpace>("test::rows_of", out.n_rows * per_row);
+    for (std::size_t k = 0; k < out.n_rows * per_row; ++k) c(k) = v(begin * per_row + k);
     return c;
   };
-  out.label = cut(d.label);
+  out.n_targets = d.n_targets;
+  out.label = cut(d.label, d.n_targets);
   out.label_lower_bound = cut(d.label_lower_bound);
   out.label_upper_bound = cut(d.label_upper_bound);
   out.info = d.info;
@@ -163,5 +166,63 @@ inline HostDMatrix aft_synthetic(nlohmann::json const& s) {
   return d;
 }
 
-}  // namespace kboost::test
+/// Checks entry k (a metric of one eval set) of every round's results in `history` against
+/// upstream's values per round, `test_metrics` (a golden's evals_result of that eval set, keyed by
+/// metric name): as many rounds, the first round to 1e-12 (relative above 1), the last within 0.5 %.
+template <class History>
+void check_metric_history(History const& history, std::size_t k, nlohmann::json const& test_metrics) {
+  REQUIRE(!history.empty());
+  std::string const metric = std::get<1>(history.front().at(k));
+  REQUIRE(test_metrics.contains(metric));
+  auto const& up = test_metrics[metric];
+  REQUIRE(history.size() == up.size());
+  double const first = std::get<2>(history.front()[k]), last = std::get<2>(history.back()[k]);
+  INFO(metric << ": kboost " << first << " .. " << last << ", upstream " << up.front() << " .. " << up.back());
+  CHECK(std::fabs(first - up.front().get<double>()) <= 1e-12 * std::max(1.0, std::fabs(up.front().get<double>())));
+  CHECK(std::fabs(last - up.back().get<double>()) <= 0.005 * std::fabs(up.back().get<double>()));
+}
 
+/// The synthetic multi-target set of tests/golden/multi_target_goldens.json: features (null =
+/// missing), the label matrix `target` ("y": three real targets, "binary": two 0/1 targets) and,
+/// when `weighted`, its row weights.
+inline HostDMatrix multi_target_synthetic(nlohmann::json const& s, std::string const& target, bool weighted) {
+  auto const& X = s["X"];
+  auto const& y = s[target];
+  HostDMatrix d;
+  d.n_rows = X.size();
+  d.n_features = X.at(0).size();
+  d.n_targets = y.at(0).size();
+  d.dense = HostDMatrix::dense_type("test::multi_target_X", d.n_rows, d.n_features);
+  d.label = Kokkos::View<float*, Kokkos::HostSpace>("test::multi_target_y", d.n_rows * d.n_targets);
+  for (std::size_t i = 0; i < d.n_rows; ++i) {
+    for (std::size_t f = 0; f < d.n_features; ++f)
+      d.dense(i, f) = X[i][f].is_null() ? std::numeric_limits<float>::quiet_NaN() : X[i][f].get<float>();
+    for (std::size_t t = 0; t < d.n_targets; ++t) d.label(i * d.n_targets + t) = y[i][t].get<float>();
+  }
+  if (weighted) {
+    d.weight = Kokkos::View<float*, Kokkos::HostSpace>("test::multi_target_w", d.n_rows);
+    for (std::size_t i = 0; i < d.n_rows; ++i) d.weight(i) = s["weight"][i].get<float>();
+  }
+  d.info.source = "multi_target_goldens.json synthetic";
+  return d;
+}
+
+/// The synthetic set of tests/golden/dart_goldens.json: features and the label `target` ("y",
+/// "binary" or "classes").
+inline HostDMatrix dart_synthetic(nlohmann::json const& s, std::string const& target) {
+  auto const X = s["X"].get<std::vector<std::vector<float>>>();
+  auto const y = s[target].get<std::vector<float>>();
+  HostDMatrix d;
+  d.n_rows = X.size();
+  d.n_features = X.at(0).size();
+  d.dense = HostDMatrix::dense_type("test::dart_X", d.n_rows, d.n_features);
+  d.label = Kokkos::View<float*, Kokkos::HostSpace>("test::dart_y", d.n_rows);
+  for (std::size_t i = 0; i < d.n_rows; ++i) {
+    for (std::size_t f = 0; f < d.n_features; ++f) d.dense(i, f) = X[i][f];
+    d.label(i) = y.at(i);
+  }
+  d.info.source = "dart_goldens.json synthetic";
+  return d;
+}
+
+}  // namespace kboost::test

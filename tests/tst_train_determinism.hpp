@@ -156,6 +156,27 @@ TEST_CASE("train " TEST_BACKEND ": model bytes identical across runs and backend
              d, d);
 }
 
+TEST_CASE("train " TEST_BACKEND ": model bytes identical across runs and backends (multi-target)", "[train][bits]") {
+  auto const golden = nlohmann::json::parse(std::ifstream(kboost::test::golden_path("multi_target_goldens.json")));
+  SECTION("reg:squarederror, weighted rows, column sampling") {
+    auto const d = kboost::test::multi_target_synthetic(golden["synthetic"], "y", true);
+    check_bits("synthetic_multi_target_weighted", {{"num_round", "4"}, {"colsample_bynode", "0.7"}, {"seed", "4"}}, d, d);
+  }
+  SECTION("reg:absoluteerror, each target's leaves refit, row sampling") {
+    auto const d = kboost::test::multi_target_synthetic(golden["synthetic"], "y", false);
+    check_bits("synthetic_multi_target_absoluteerror", {{"objective", "reg:absoluteerror"}, {"num_round", "4"},
+                {"subsample", "0.8"}, {"seed", "6"}}, d, d);
+  }
+}
+
+TEST_CASE("train " TEST_BACKEND ": model bytes identical across runs and backends (DART)", "[train][bits]") {
+  auto const golden = nlohmann::json::parse(std::ifstream(kboost::test::golden_path("dart_goldens.json")));
+  auto const d = kboost::test::dart_synthetic(golden["synthetic"], "classes");
+  check_bits("synthetic_dart_multiclass", {{"booster", "dart"}, {"objective", "multi:softprob"}, {"num_class", "3"},
+              {"rate_drop", "0.3"}, {"one_drop", "1"}, {"sample_type", "weighted"}, {"subsample", "0.8"},
+              {"num_round", "6"}}, d, d);
+}
+
 TEST_CASE("train " TEST_BACKEND ": model bytes identical across runs and backends (dense data)", "[train][bits][shared]") {
   using kboost::test::shared_path;
   SECTION("regression with subsample and column sampling, missing values") {
