@@ -162,6 +162,30 @@ class BasicBooster {
     train(p, d, {}, log);
   }
 
+  /// As train() above with the caller's objective (kernels/gradients.hpp CustomObjective, made by
+  /// custom_objective(f)): its gradients, on the execution space, replace those of p.objective,
+  /// which still names the output transform, the default metric, the outputs and any leaf refit.
+  /// The intercept is p.base_score, or 0.5 in output space: upstream's BoostOneIter never fits one
+  /// for a custom objective. Labels are not checked against p.objective's domain.
+  /// \throws std::runtime_error as train(), or for survival:aft (its labels are intervals).
+  template <class F>
+  void train(TrainParams const& p, HostDMatrix const& dtrain, CustomObjective<F> const& objective,
+             std::vector<std::pair<std::string, HostDMatrix>> const& evals = {}, std::ostream* log = nullptr) {
+    if (objective_kind(p.objective) == ObjectiveKind::kAft)
+      throw std::runtime_error("train: a custom objective cannot stand in for survival:aft (interval labels)");
+    custom_gradients_ = [this, objective](matrix margin, Kokkos::View<const float*, memory_space> label,
+                                          Kokkos::View<const float*, memory_space> weight,
+                                          Kokkos::View<GradientPair**, Kokkos::LayoutRight, memory_space> gpair) {
+      custom_gradients(space_, objective, Kokkos::View<const float**, Kokkos::LayoutRight, memory_space>(margin), label,
+                       weight, gpair);
+    };
+    struct Reset {  // the next fit takes p.objective's gradients again, whatever this one throws
+      BasicBooster& b;
+      ~Reset() { b.custom_gradients_ = nullptr; }
+    } const reset{*this};
+    train(p, dtrain, evals, log);
+  }
+
   /// Save as JSON (or UBJSON for *.ubj), upstream 3.x schema, atomically.
   void save(std::string const& path) const { save_model(model_, path); }
   Model const& model() const { return model_; }
@@ -213,6 +237,10 @@ class BasicBooster {
   TrainState start_state_, state_;
   bool has_start_ = false;
   std::function<void(Model const&, TrainState const&)> on_round_;
+  /// The caller's objective during a train(…, CustomObjective, …) call, else empty.
+  std::function<void(matrix, Kokkos::View<const float*, memory_space>, Kokkos::View<const float*, memory_space>,
+                     Kokkos::View<GradientPair**, Kokkos::LayoutRight, memory_space>)>
+      custom_gradients_;
   Model model_;
   PhaseTimes times_;
   HistTuneResult hist_tuning_;
@@ -387,7 +415,8 @@ void BasicBooster<ExecutionSpace>::train(TrainParams const& p, HostDMatrix const
     base_score = start_model_.base_score;  // upstream keeps the model's intercept
   else if (p.base_score.has_value())  // upstream resizes a given intercept to every output
     base_score.assign(static_cast<std::size_t>(n_groups), *p.base_score);
-  else if (!p.boost_from_average || kind == ObjectiveKind::kAft)  // upstream's default intercept (AFT: ObjFunction's)
+  else if (!p.boost_from_average || kind == ObjectiveKind::kAft || custom_gradients_)
+    // upstream's default intercept (AFT: ObjFunction's; a custom objective: BoostOneIter fits none)
     base_score.assign(static_cast<std::size_t>(n_groups), 0.5f);
   else
     base_score = job_base_score(obj, dtrain, n_groups);
@@ -548,7 +577,9 @@ void BasicBooster<ExecutionSpace>::fit_rounds(TrainParams const& p, HostDMatrix 
     }
     {
       PhaseTimer t(times_.gradients);
-      if (kind == ObjectiveKind::kAft)
+      if (custom_gradients_)
+        custom_gradients_(margin, label, weight, gpair);
+      else if (kind == ObjectiveKind::kAft)
         aft_gradients(obj, Kokkos::View<const float**, Kokkos::LayoutRight, Mem>(margin),
                       Kokkos::View<const float*, Kokkos::HostSpace>(dtrain.label_lower_bound),
                       Kokkos::View<const float*, Kokkos::HostSpace>(dtrain.label_upper_bound),

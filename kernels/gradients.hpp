@@ -292,6 +292,49 @@ void compute_gradients(ExecutionSpace const& space, ObjectiveParams const& param
   }
 }
 
+/// A training objective written by the caller (upstream's custom objective, `xgboost.train(obj=…)`):
+/// `f(row, output, margin, label, weight)` returns the row's GradientPair for that output on any
+/// execution space — `f` is copied to the device, its operator() must be KOKKOS_FUNCTION and const.
+/// margin: the raw score (no transform, as upstream passes custom objectives); label: the row's
+/// label (its output's column for multi-target labels); weight: the row's weight (1 without
+/// weights), which `f` applies itself as upstream's custom objectives do. Make one with
+/// custom_objective().
+template <class F>
+struct CustomObjective {
+  F f;
+};
+
+/// Wraps a functor as a CustomObjective (see there).
+template <class F>
+CustomObjective<F> custom_objective(F f) {
+  return CustomObjective<F>{f};
+}
+
+/// The caller's gradients into `gpair` (groups × rows) at `margin` (rows × groups) for labels
+/// (rows, or rows × groups row-major) and weights (rows or extent 0), one thread per row.
+/// \throws std::runtime_error on mismatched shapes.
+template <class ExecutionSpace, class Mem, class F>
+void custom_gradients(ExecutionSpace const& space, CustomObjective<F> const& objective,
+                      Kokkos::View<const float**, Kokkos::LayoutRight, Mem> margin, Kokkos::View<const float*, Mem> label,
+                      Kokkos::View<const float*, Mem> weight, Kokkos::View<GradientPair**, Kokkos::LayoutRight, Mem> gpair) {
+  compat::ScopedRegion region("kboost::objective::custom_gradients");
+  std::size_t const n = margin.extent(0), groups = margin.extent(1);
+  std::size_t const per_row = n == 0 ? 1 : label.extent(0) / n;
+  if ((per_row != 1 && per_row != groups) || label.extent(0) != n * per_row || gpair.extent(0) != groups ||
+      gpair.extent(1) != n || (weight.extent(0) != 0 && weight.extent(0) != n))
+    throw std::runtime_error("custom_gradients: shape mismatch (margin " + std::to_string(n) + "x" +
+                             std::to_string(groups) + ", labels " + std::to_string(label.extent(0)) + ", weights " +
+                             std::to_string(weight.extent(0)) + ")");
+  F const f = objective.f;
+  Kokkos::parallel_for(
+      "kboost::objective::custom_gradients", Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::size_t>>(space, 0, n),
+      KOKKOS_LAMBDA(std::size_t i) {
+        float const w = weight.extent(0) == 0 ? 1.0f : weight(i);
+        for (std::size_t g = 0; g < groups; ++g)
+          gpair(g, i) = f(i, static_cast<int>(g), margin(i, g), label(i * per_row + (per_row == 1 ? 0 : g)), w);
+      });
+}
+
 /// LambdaMART gradients of rank:ndcg / rank:pairwise / rank:map (upstream 3.2's CPU objective,
 /// kernels/detail/lambdarank.hpp) at `margin` (rows × 1) for relevance labels (rows) and query
 /// groups (`group_ptr`: n_groups + 1 row offsets on the host; empty = one group), into `gpair`
