@@ -30,6 +30,7 @@ import glob
 import hashlib
 import json
 import os
+import re
 import sys
 
 import xgboost as xgb
@@ -45,7 +46,9 @@ assert xgb.__version__ == "3.2.0", xgb.__version__
 
 
 def first_line(e):
-    return str(e).strip().split("\n")[0]
+    """The error's first line without upstream's timestamp, so reruns give the same bytes."""
+    line = str(e).strip().split("\n")[0]
+    return re.sub(r"^\[\d\d:\d\d:\d\d\] ", "", line)
 
 
 def dump_result(bst, fmt, stats, fmap):
