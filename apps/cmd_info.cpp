@@ -164,7 +164,7 @@ int run_model_info(InfoArgs const& a) {
   out << "file: " << a.model << "\n";
   out << "version: " << m.version[0] << "." << m.version[1] << "." << m.version[2] << "\n";
   out << "objective: " << m.objective << "\n";
-  out << "booster: " << m.booster << (m.weight_drop.empty() ? "" : " (weight_drop)") << "\n";
+  out << "booster: " << m.booster << "\n";
   out << "num_feature: " << m.num_feature << "\n";
   out << "num_class: " << m.num_class << "\n";
   out << "num_target: " << m.num_target << "\n";
