@@ -1,5 +1,7 @@
 /// `kboost info --data FILE [data-loading flags]`: what the readers make of a dataset — rows, features,
 /// storage, missing cells, label summary, weights, query groups and categorical columns.
+/// `kboost info --model M`: what the model reader makes of a model — version, objective, booster,
+/// features, outputs, trees, rounds, tree depths and leaves, best_iteration.
 #include <algorithm>
 #include <iomanip>
 #include <iostream>
@@ -9,12 +11,13 @@
 #include "commands.hpp"
 #include "read_options.hpp"
 #include <kboost/io/dataset_reader.hpp>
+#include <kboost/io/model_reader.hpp>
 
 namespace kboost::cli {
 namespace {
 
 struct InfoArgs {
-  std::string data;
+  std::string data, model;
   ReadOptions read;
   int max_categories = 10;
 };
@@ -121,15 +124,76 @@ int run_info(InfoArgs const& a) {
   return 0;
 }
 
+/// Depth (edges from the root to the deepest leaf) and leaf count of one tree.
+std::pair<std::size_t, std::size_t> depth_and_leaves(TreeModel const& t) {
+  std::size_t depth = 0, leaves = 0;
+  std::vector<std::pair<int, std::size_t>> stack{{0, 0}};
+  while (!stack.empty()) {
+    auto [n, d] = stack.back();
+    stack.pop_back();
+    if (t.is_leaf(static_cast<std::size_t>(n))) {
+      ++leaves;
+      depth = std::max(depth, d);
+      continue;
+    }
+    stack.push_back({t.left_children[n], d + 1});
+    stack.push_back({t.right_children[n], d + 1});
+  }
+  return {depth, leaves};
+}
+
+void print_tree_stats(std::ostream& out, Model const& m) {
+  std::size_t max_depth = 0, depth_sum = 0, leaves = 0, min_leaves = 0, max_leaves = 0;
+  for (std::size_t i = 0; i < m.trees.size(); ++i) {
+    auto const [d, l] = depth_and_leaves(m.trees[i]);
+    max_depth = std::max(max_depth, d);
+    depth_sum += d;
+    leaves += l;
+    min_leaves = i == 0 ? l : std::min(min_leaves, l);
+    max_leaves = std::max(max_leaves, l);
+  }
+  double const n = m.trees.empty() ? 1.0 : static_cast<double>(m.trees.size());
+  out << "depth: max " << max_depth << ", mean " << fmt(static_cast<double>(depth_sum) / n) << "\n";
+  out << "leaves: " << leaves << " (per tree min " << min_leaves << ", mean "
+      << fmt(static_cast<double>(leaves) / n) << ", max " << max_leaves << ")\n";
+}
+
+int run_model_info(InfoArgs const& a) {
+  Model const m = read_model(a.model);
+  auto& out = std::cout;
+  out << "file: " << a.model << "\n";
+  out << "version: " << m.version[0] << "." << m.version[1] << "." << m.version[2] << "\n";
+  out << "objective: " << m.objective << "\n";
+  out << "booster: " << m.booster << "\n";
+  out << "num_feature: " << m.num_feature << "\n";
+  out << "num_class: " << m.num_class << "\n";
+  out << "num_target: " << m.num_target << "\n";
+  out << "num_parallel_tree: " << m.num_parallel_tree << "\n";
+  out << "trees: " << m.trees.size() << "\n";
+  out << "rounds: " << m.num_rounds() << "\n";
+  print_tree_stats(out, m);
+  bool const vector_leaf = !m.trees.empty() && m.trees[0].size_leaf_vector > 1;
+  out << "leaf type: " << (vector_leaf ? "vector (multi_output_tree)" : "scalar") << "\n";
+  auto it = m.attributes.find("best_iteration");
+  out << "best_iteration: " << (it == m.attributes.end() ? "none" : it->second) << "\n";
+  return 0;
+}
+
 }  // namespace
 
 Runner add_info(CLI::App& app) {
   auto args = std::make_shared<InfoArgs>();
-  auto* sub = app.add_subcommand("info", "describe a dataset as kboost reads it");
-  sub->add_option("--data,data", args->data, "dataset file (CSV/TSV, LibSVM, HDF5)")->required();
+  auto* sub = app.add_subcommand("info", "describe a dataset or a model as kboost reads it");
+  auto* data = sub->add_option("--data,data", args->data, "dataset file (CSV/TSV, LibSVM, HDF5)");
+  auto* model = sub->add_option("--model", args->model, "XGBoost JSON or UBJSON model file");
+  data->excludes(model);
+  model->excludes(data);
   sub->add_option("--max-categories", args->max_categories, "categories listed per categorical column");
   add_read_options(sub, args->read);
-  return [args] { return run_info(*args); };
+  return [args] {
+    if (args->data.empty() == args->model.empty()) throw std::runtime_error("info: give exactly one of --data and --model");
+    return args->model.empty() ? run_info(*args) : run_model_info(*args);
+  };
 }
 
 }  // namespace kboost::cli

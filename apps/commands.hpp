@@ -14,4 +14,6 @@ Collective& job();
 Runner add_info(CLI::App& app);
 Runner add_train(CLI::App& app);
 Runner add_predict(CLI::App& app);
+Runner add_dump(CLI::App& app);
+Runner add_importance(CLI::App& app);
 }  // namespace kboost::cli

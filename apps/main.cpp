@@ -1,4 +1,4 @@
-/// kboost command line: `kboost train|predict|info ...` (CLI11). Each subcommand lives in its own
+/// kboost command line: `kboost train|predict|info|dump|importance ...` (CLI11). Each subcommand lives in its own
 /// cmd_*.cpp and registers itself through the functions declared in commands.hpp.
 #include <CLI/CLI.hpp>
 
@@ -65,6 +65,8 @@ int main(int argc, char** argv) {
   auto run_info = kboost::cli::add_info(app);
   auto run_train = kboost::cli::add_train(app);
   auto run_predict = kboost::cli::add_predict(app);
+  auto run_dump = kboost::cli::add_dump(app);
+  auto run_importance = kboost::cli::add_importance(app);
   CLI11_PARSE(app, argc, argv);
 
   // A rank's error: on one process, or when every rank agreed on it (kboost::run_on_all_ranks), the
@@ -90,6 +92,8 @@ int main(int argc, char** argv) {
     if (app.got_subcommand("info")) rc = run_info();
     else if (app.got_subcommand("train")) rc = run_train();
     else if (app.got_subcommand("predict")) rc = run_predict();
+    else if (app.got_subcommand("dump")) rc = run_dump();
+    else if (app.got_subcommand("importance")) rc = run_importance();
   } catch (std::exception const& e) {
     rc = fail(e);
   }
