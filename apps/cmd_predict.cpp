@@ -150,7 +150,8 @@ Runner add_predict(CLI::App& app) {
   sub->add_option("--out", a->out, "predictions: .csv (9 significant digits) or .h5/.hdf5")->required();
   sub->add_flag("--output-margin", a->output_margin, "raw margins (no objective transform)");
   sub->add_flag("--pred-leaf", a->pred_leaf, "leaf node id per tree instead of predictions");
-  sub->add_option("--iteration-range", a->iteration_range, "boosting rounds a:b to use (default: all)");
+  sub->add_option("--iteration-range", a->iteration_range, "boosting rounds a:b to use, b exclusive (default: every round, as upstream's Booster.predict and "
+                  "CLI; a model's best_iteration does not cut it: give 0:<best_iteration + 1>)");
   sub->add_option("--missing-value", a->missing, "numeric value treated as missing (NaN always is)");
   sub->add_flag("--timing", a->timing, "report host-to-device, kernel and device-to-host times");
   sub->add_option("--repeat", a->repeat, "repeat the prediction N times (for --timing)")->check(CLI::Range(1, 1000000).description("an integer in 1..1000000"));

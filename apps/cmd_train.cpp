@@ -20,6 +20,7 @@
 
 #include "commands.hpp"
 #include "read_options.hpp"
+#include "train_params.hpp"
 #include <kboost/io/dataset_reader.hpp>
 #include <kboost/engine/base_score.hpp>
 #include <kboost/engine/booster.hpp>
@@ -39,6 +40,10 @@ struct TrainArgs {
   std::string model_in, checkpoint_dir;
   int checkpoint_every = 0;
   bool resume = false;
+  int* threads_ptr = nullptr;  ///< main's host thread count (Kokkos starts with it)
+  int threads = 0;             ///< read back from threads_ptr when the command runs
+  std::map<std::string, std::string> params;    ///< training parameters given (name -> value)
+  std::map<std::string, std::string> cli_keys;  ///< upstream CLI keys that are not parameters
 };
 
 /// `path` with every "{rank}" replaced by `rank`.
@@ -73,10 +78,11 @@ HostDMatrix read_training_rows(std::string const& data, ReadOptions ro, Collecti
 }
 
 /// What a checkpoint must match to be resumed: the parameters (num_round aside: a job may be
-/// resumed to run longer), the data file and its shape.
+/// resumed to run longer; nthread too), the data file and its shape.
 std::string job_fingerprint(std::map<std::string, std::string> kv, std::string const& data, std::int64_t rows,
                             std::size_t features) {
   kv.erase("num_round");
+  kv.erase("nthread");  // the bytes do not depend on the thread count
   std::string f = "data=" + data + ";rows=" + std::to_string(rows) + ";features=" + std::to_string(features);
   for (auto const& [k, v] : kv) f += ";" + k + "=" + v;
   return f;
@@ -102,32 +108,6 @@ std::optional<Checkpoint> checkpoint_to_resume(std::string const& dir, Collectiv
   return parse_checkpoint(std::string(bytes.begin(), bytes.end()), std::string(name.begin(), name.end()));
 }
 
-/// `--key value` / `--key=value` pairs left over by CLI11 -> map (dashes in keys become '_').
-std::map<std::string, std::string> extra_params(std::vector<std::string> const& rest) {
-  std::map<std::string, std::string> out;
-  for (std::size_t i = 0; i < rest.size(); ++i) {
-    std::string a = rest[i];
-    if (a.rfind("--", 0) != 0) throw std::runtime_error("train: unexpected argument '" + a + "'");
-    a = a.substr(2);
-    std::string value;
-    auto eq = a.find('=');
-    if (eq != std::string::npos) {
-      value = a.substr(eq + 1);
-      a = a.substr(0, eq);
-    } else {
-      if (i + 1 >= rest.size()) throw std::runtime_error("train: parameter --" + a + " needs a value");
-      value = rest[++i];
-    }
-    for (char& c : a)
-      if (c == '-') c = '_';
-    if (a == "eval_metric" && out.count(a))  // repeated --eval_metric accumulates, as in config files
-      out[a] += "," + value;
-    else
-      out[a] = value;
-  }
-  return out;
-}
-
 /// The parameters, files and eval sets of a train command line (with its config file).
 struct TrainSetup {
   std::map<std::string, std::string> kv;  ///< parameters as given (checkpoint fingerprints)
@@ -136,50 +116,50 @@ struct TrainSetup {
   std::vector<std::string> evals;
 };
 
-TrainSetup parse_setup(TrainArgs const& a, std::vector<std::string> const& rest) {
+TrainSetup parse_setup(TrainArgs& a, CLI::App& sub) {
   TrainSetup out;
+  std::map<std::string, int> config_lines;  // keys the config file set (the command line did not)
+  if (!a.config.empty()) config_lines = apply_config_file(sub, a.config);
+  refuse_unknown_arguments(sub);
+  a.threads = *a.threads_ptr;
   auto& kv = out.kv;
-  std::map<std::string, int> config_lines;
-  if (!a.config.empty()) kv = read_config_file(a.config, &config_lines);
-  for (auto const& [k, v] : extra_params(rest)) {
-    kv[k] = v;
-    config_lines.erase(k);  // given on the command line: an error in it is not the config file's
-  }
+  kv = a.params;
   if (!a.objective.empty()) kv["objective"] = a.objective;
-  if (!a.num_round.empty()) {
-    kv["num_round"] = a.num_round;
-    config_lines.erase("num_round");
-  }
-  // The config-file keys of upstream's CLI that name files, not parameters.
-  std::string& data = out.data;
-  std::string& model_out = out.model_out;
-  std::vector<std::string>& evals = out.evals;
-  data = a.data;
-  model_out = a.model_out;
-  evals = a.evals;
-  for (char const* k : {"data", "model_out", "task", "eval_train", "save_period", "model_dir", "name_pred", "test_path"}) {
-    auto it = kv.find(k);
-    if (it == kv.end()) continue;
-    if (std::string(k) == "data" && data.empty()) data = it->second;
-    if (std::string(k) == "model_out" && model_out.empty()) model_out = it->second;
-    if (std::string(k) == "task" && it->second != "train")
-      throw std::runtime_error("train: config parameter task = " + it->second + " (only 'train' here)");
-    kv.erase(it);
-  }
-  for (auto it = kv.begin(); it != kv.end();) {
-    if (it->first.rfind("eval[", 0) == 0 && it->first.back() == ']') {  // upstream CLI: eval[name] = file
-      evals.push_back(it->first.substr(5, it->first.size() - 6) + "=" + it->second);
-      it = kv.erase(it);
-    } else {
-      ++it;
+  if (a.threads > 0) kv["nthread"] = std::to_string(a.threads);
+  if (!a.num_round.empty()) kv["num_round"] = a.num_round;
+  out.data = a.data;
+  out.model_out = a.model_out;
+  out.evals = a.evals;
+  bool eval_train = false;
+  for (auto const& [key, value] : a.cli_keys) {
+    auto const refuse = [&, key = key, value = value](std::string const& why) -> void {
+      auto const line = config_lines.find(key);
+      std::string const where = line == config_lines.end() ? "train: " : a.config + ":" + std::to_string(line->second) + ": ";
+      throw std::runtime_error(where + "parameter " + key + " = " + value + ": " + why);
+    };
+    if (key == "task" && value != "train") refuse("kboost train runs task = train only (kboost predict predicts)");
+    if (key == "eval_train") {
+      if (value != "0" && value != "1") refuse("not a boolean (0/1)");
+      eval_train = value == "1";
     }
+    if (key == "save_period" && value != "0")
+      refuse("kboost writes resumable checkpoints instead of per-round models: --checkpoint-every N --checkpoint-dir D");
+    if (key == "model_dir") refuse("kboost writes one model, to model_out (and checkpoints to --checkpoint-dir)");
+    if (key == "name_pred" || key == "test_path") refuse("applies to task = pred: use kboost predict");
   }
-  if (data.empty()) throw std::runtime_error("train: --data is required");
-  if (model_out.empty()) throw std::runtime_error("train: --model-out is required");
+  if (eval_train) {  // upstream's CLI (1.x cli_main.cc) scores the training data last, as "train"
+    if (out.data.find("{rank}") != std::string::npos)
+      throw std::runtime_error("train: eval_train = 1 with one data file per rank: give the file as an --eval set");
+    out.evals.push_back("train=" + out.data);
+  }
+  if (out.data.empty()) throw std::runtime_error("train: --data is required");
+  if (out.model_out.empty()) throw std::runtime_error("train: --model-out is required");
   // A bad key or value that came from the config file: name the file and line.
   auto const parse_with_lines = [&]() {
     try {
-      return parse_params(kv);
+      TrainParams p = parse_params(kv);
+      detail::check_device_and_threads(p, Kokkos::DefaultExecutionSpace());  // before any data is read
+      return p;
     } catch (std::runtime_error const& e) {
       std::string const what = e.what();
       for (auto const& [k, line] : config_lines) {
@@ -191,16 +171,20 @@ TrainSetup parse_setup(TrainArgs const& a, std::vector<std::string> const& rest)
     }
   };
   out.params = parse_with_lines();
+  if ((!a.read.group_file.empty() || !a.read.qid_column.empty()) &&
+      objective_kind(out.params.objective) != ObjectiveKind::kRank)
+    throw std::runtime_error(std::string("train: ") + (a.read.group_file.empty() ? "--qid-column" : "--group-file") +
+                             ": query groups apply to the rank:* objectives, not " + out.params.objective);
   if ((a.checkpoint_every > 0 || a.resume) && a.checkpoint_dir.empty())
     throw std::runtime_error(std::string("train: ") + (a.resume ? "--resume" : "--checkpoint-every") +
                              " needs --checkpoint-dir");
   return out;
 }
 
-int run(TrainArgs const& a, std::vector<std::string> const& rest) {
+int run(TrainArgs& a, CLI::App& sub) {
   Collective& comm = job();
   TrainSetup setup;
-  run_on_all_ranks(comm, [&] { setup = parse_setup(a, rest); });  // the same error on every rank: said once
+  run_on_all_ranks(comm, [&] { setup = parse_setup(a, sub); });  // the same error on every rank: said once
   auto const& kv = setup.kv;
   TrainParams const& p = setup.params;
   std::string const& data = setup.data;
@@ -270,22 +254,45 @@ int run(TrainArgs const& a, std::vector<std::string> const& rest) {
   return 0;
 }
 
+/// upstream's CLI config keys that are not training parameters (src/cli_main.cc CLIParam): task,
+/// eval_train (honoured), save_period, model_dir, name_pred, test_path (refused by parse_setup).
+void add_upstream_cli_keys(CLI::App& sub, std::map<std::string, std::string>& keys) {
+  struct Key {
+    char const* name;
+    char const* type;
+    char const* help;
+  };
+  for (Key const& k : {Key{"task", "{train}", "train only (kboost predict predicts)"},
+                       Key{"eval_train", "BOOL (0/1)", "1: score the training data too, as the last eval set \"train\""},
+                       Key{"save_period", "0", "refused unless 0: use --checkpoint-every"},
+                       Key{"model_dir", "DIR", "refused: the model goes to --model-out"},
+                       Key{"name_pred", "FILE", "refused: applies to task = pred (kboost predict)"},
+                       Key{"test_path", "FILE", "refused: applies to task = pred (kboost predict)"}}) {
+    std::string const name = k.name;
+    sub.add_option_function<std::string>("--" + name, [&keys, name](std::string const& v) { keys[name] = v; }, k.help)
+        ->group("XGBoost CLI config keys")
+        ->type_name(k.type);
+  }
+}
+
 }  // namespace
 
-Runner add_train(CLI::App& app) {
+Runner add_train(CLI::App& app, int* threads) {
   auto args = std::make_shared<TrainArgs>();
+  args->threads_ptr = threads;
   CLI::App* sub = app.add_subcommand("train", "train a gradient-boosted tree model (XGBoost hist, GPU semantics)");
   sub->allow_extras();
   sub->add_option("--data", args->data, "REQUIRED (or data in --config): training data file");
   sub->add_option("--objective", args->objective, "objective, e.g. binary:logistic, reg:squarederror");
   sub->add_option("--num-round,--num_round", args->num_round, "boosting rounds (>= 0, default 10)");
   sub->add_option("--eval", args->evals, "name=file, scored after every round (repeatable)");
-  sub->add_option("--config", args->config, "XGBoost CLI style config file (key = value lines)");
+  sub->add_option("--config", args->config,
+                  "XGBoost CLI config file: `key = value` lines (any option below, by its name; eval[name] = file); "
+                  "the command line wins");
   sub->add_option("--model-out,--model_out", args->model_out,
                   "REQUIRED (or model_out in --config): output model (.json, or .ubj for UBJSON)");
-  sub->footer(
-      "Any XGBoost training parameter can be given as --name value or --name=value (e.g. --max_depth 6,\n"
-      "--eta 0.3, --eval_metric auc; dashes and underscores are the same; --eval_metric repeats accumulate).");
+  sub->footer("Parameters take XGBoost's names, with '_' or '-' (--max_depth 6, --max-depth=6); --eval_metric\n"
+              "repeats accumulate. An unknown or out-of-range parameter is an error naming it.");
   sub->add_flag("--quiet", args->quiet, "no per-round evaluation lines or phase times");
   sub->add_option("--model-in,--model_in", args->model_in,
                   "continue training this model (kboost or XGBoost JSON/UBJSON; upstream's xgb_model): "
@@ -297,8 +304,13 @@ Runner add_train(CLI::App& app) {
   sub->add_flag("--resume", args->resume,
                 "continue from the newest checkpoint in --checkpoint-dir (from round 0 when there is none); "
                 "the model is the bytes of a run never interrupted");
+  // Host threads are fixed when Kokkos starts, before the command runs: main reads this option.
+  sub->add_option("--nthread,--threads", *threads, "host threads (upstream's nthread; default: OMP_NUM_THREADS)")
+      ->check(CLI::Range(0, compat::max_host_threads()));
   add_read_options(sub, args->read);
-  return [args, sub] { return run(*args, sub->remaining()); };
+  add_param_options(*sub, args->params, {"objective", "num_round", "nthread"});
+  add_upstream_cli_keys(*sub, args->cli_keys);
+  return [args, sub] { return run(*args, *sub); };
 }
 
 }  // namespace kboost::cli

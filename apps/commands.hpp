@@ -12,7 +12,8 @@ using Runner = std::function<int()>;
 /// The processes of this run: MPI_COMM_WORLD under an MPI launcher, else one (set up by main).
 Collective& job();
 Runner add_info(CLI::App& app);
-Runner add_train(CLI::App& app);
+/// `threads`: main's host thread count, which `train --nthread N` sets before Kokkos starts.
+Runner add_train(CLI::App& app, int* threads);
 Runner add_predict(CLI::App& app);
 Runner add_dump(CLI::App& app);
 Runner add_importance(CLI::App& app);

@@ -63,7 +63,7 @@ int main(int argc, char** argv) {
   app.add_option("--threads,--nthread", threads, "host threads for the OpenMP backend (default: OMP_NUM_THREADS)")
       ->check(CLI::Range(0, kboost::compat::max_host_threads()));
   auto run_info = kboost::cli::add_info(app);
-  auto run_train = kboost::cli::add_train(app);
+  auto run_train = kboost::cli::add_train(app, &threads);
   auto run_predict = kboost::cli::add_predict(app);
   auto run_dump = kboost::cli::add_dump(app);
   auto run_importance = kboost::cli::add_importance(app);

@@ -82,6 +82,12 @@ ObjectiveKind objective_kind(std::string const& name) {
 
 bool is_known_objective(std::string const& name) { return find_objective(name) != nullptr; }
 
+std::vector<std::string> known_objective_names() {
+  std::vector<std::string> out;
+  for (auto const& e : kObjectives) out.emplace_back(e.name);
+  return out;
+}
+
 OutputTransform output_transform(ObjectiveKind kind) { return entry_of(kind).transform; }
 
 MarginLink margin_link(ObjectiveKind kind) { return entry_of(kind).link; }

@@ -65,6 +65,9 @@ ObjectiveKind objective_kind(std::string const& name);
 /// src/objective/*: reg:*, binary:*, multi:*, count:poisson, survival:cox/aft, rank:*).
 bool is_known_objective(std::string const& name);
 
+/// Every objective name is_known_objective accepts, in kboost's table order.
+std::vector<std::string> known_objective_names();
+
 /// True when the objective trains one tree per class per round (multi:softprob / multi:softmax).
 inline bool is_multiclass(ObjectiveKind k) { return k == ObjectiveKind::kSoftprob || k == ObjectiveKind::kSoftmax; }
 

@@ -44,6 +44,7 @@
 #include <kboost/engine/params.hpp>
 #include <kboost/engine/phase_times.hpp>
 #include <kboost/engine/detail/dart.hpp>
+#include <kboost/engine/detail/run_params.hpp>
 #include <kboost/engine/detail/exact_sketch.hpp>
 #include <kboost/engine/detail/sketch.hpp>
 #include <kboost/engine/detail/tree_grower.hpp>
@@ -326,6 +327,7 @@ void BasicBooster<ExecutionSpace>::train(TrainParams const& p, HostDMatrix const
                                "ranking metrics would score it as one query (give its groups as a qid column or "
                                "its own .group/.query file)");
   }
+  detail::check_device_and_threads(p, space_);
   if (comm_->size() > 1 && p.sketch_method == "exact_quantile")
     throw std::runtime_error("train: kboost_sketch_method = exact_quantile is not available on several ranks "
                              "(upstream_cpu is; its cuts are the same on any number of ranks)");
@@ -658,6 +660,11 @@ void BasicBooster<ExecutionSpace>::fit_rounds(TrainParams const& p, HostDMatrix 
           model_.attributes["best_score"] = python_float_repr(score);
         } else if (round - state_.best_iteration >= p.early_stopping_rounds) {
           state_.finished = true;
+          int const first_logged = state_.rounds_done - static_cast<int>(state_.history.size());
+          std::size_t const best = static_cast<std::size_t>(state_.best_iteration - first_logged);
+          if (log && best < state_.history.size())  // as upstream's EarlyStopping callback: the round kept
+            *log << "Stopping. Best iteration:\n" << format_eval_line(state_.best_iteration, state_.history[best])
+                 << "\n" << std::flush;
         }
       }
     }

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <functional>
 #include <limits>
 #include <numeric>
@@ -406,6 +407,32 @@ double evaluate_rank_metric(std::string const& name, std::vector<float> const& p
     }
   }
   return finalize_rank_score(sum, static_cast<double>(n_groups));
+}
+
+std::vector<std::string> known_metric_names() {
+  return {"rmse", "rmsle", "mae", "mape", "mphe", "logloss", "error", "auc", "mlogloss", "merror", "poisson-nloglik",
+          "gamma-nloglik", "gamma-deviance", "tweedie-nloglik", "quantile", "cox-nloglik", "aft-nloglik",
+          "interval-regression-accuracy", "ndcg", "map", "pre"};
+}
+
+bool is_known_metric(std::string const& name) {
+  if (is_interval_metric(name)) return true;
+  RankMetricName rank;
+  try {
+    if (parse_rank_metric(name, &rank)) return true;
+  } catch (std::exception const&) {
+    return false;  // ndcg@x and the like: a ranking metric with a @k that is not one
+  }
+  auto const at = name.find('@');
+  std::string const base = name.substr(0, at);
+  auto const names = known_metric_names();
+  if (std::find(names.begin(), names.end(), base) == names.end()) return false;
+  if (at == std::string::npos) return base != "tweedie-nloglik";  // tweedie-nloglik needs its @rho
+  if (base != "error" && base != "tweedie-nloglik" && base != "mphe") return false;
+  std::string const arg = name.substr(at + 1);
+  char* end = nullptr;
+  float const v = std::strtof(arg.c_str(), &end);
+  return !arg.empty() && end == arg.c_str() + arg.size() && std::isfinite(v);
 }
 
 }  // namespace kboost

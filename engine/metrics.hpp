@@ -40,6 +40,15 @@ std::string default_metric(std::string const& objective, float tweedie_variance_
 std::string default_metric(ObjectiveParams const& obj);
 std::size_t rank_default_k(ObjectiveParams const& obj);
 
+/// True when `name` is a metric kboost evaluates (evaluate_metric's names, with a numeric argument
+/// after '@' where the metric takes one: error@t, tweedie-nloglik@rho, mphe@slope; the ranking
+/// metrics of is_rank_metric with a valid @k; the survival metrics of is_interval_metric), so a
+/// misspelt eval_metric is refused when the parameters are read, before any data is.
+bool is_known_metric(std::string const& name);
+
+/// Every metric name kboost evaluates, without arguments (suggestions for a misspelt eval_metric).
+std::vector<std::string> known_metric_names();
+
 /// True for the survival:aft metrics aft-nloglik and interval-regression-accuracy.
 bool is_interval_metric(std::string const& name);
 

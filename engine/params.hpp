@@ -105,13 +105,19 @@ struct TrainParams {
 /// an unknown key, an unparsable value or a value out of XGBoost's range.
 TrainParams parse_params(std::map<std::string, std::string> const& kv);
 
-/// Reads an XGBoost CLI config file: `key = value` lines, `#` starts a comment, blank lines
-/// ignored, values may be double-quoted. A repeated `eval_metric` accumulates (comma-joined);
-/// other repeated keys keep the last value. Throws std::runtime_error naming file and line on a
-/// line without '=' or with an empty key, or when the file cannot be read. `key_lines`, when given,
-/// receives each key's (last) 1-based line, so later errors can name it.
-std::map<std::string, std::string> read_config_file(std::string const& path,
-                                                    std::map<std::string, int>* key_lines = nullptr);
+/// How one training parameter is documented (what `kboost train --help` lists).
+struct ParamDoc {
+  std::string name;                  ///< XGBoost's name, e.g. "max_depth"
+  std::vector<std::string> aliases;  ///< other names parse_params takes, e.g. "learning_rate" for eta
+  std::string group;                 ///< help section, e.g. "Tree booster (upstream TrainParam)"
+  std::string type;                  ///< value type and range, e.g. "FLOAT in [0, inf]"
+  std::string default_value;         ///< the value without the key, as text
+  std::string help;                  ///< one line
+};
+
+/// Every parameter parse_params takes (aliases beside their name), grouped as upstream documents
+/// them, in a fixed order. Throws nothing.
+std::vector<ParamDoc> train_param_docs();
 
 /// The objective part of TrainParams (count:poisson's max_delta_step defaults to 0.7).
 ObjectiveParams objective_params(TrainParams const& p);

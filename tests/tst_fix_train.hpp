@@ -89,7 +89,8 @@ TEST_CASE("kboost train: side files, label errors, ranges, eval_metric, config k
   std::string out;
   // Weight and group files belong to the training file only.
   CHECK(kboost::test::run_cli(dir, base + "--num-round 2 --quiet --weight-file " + w + " --eval test=" + te, out) == 0);
-  CHECK(kboost::test::run_cli(dir, base + "--num-round 2 --quiet --group-file " + g + " --eval test=" + te, out) == 0);
+  CHECK(kboost::test::run_cli(dir, base + "--num-round 2 --quiet --objective rank:ndcg --group-file " + g, out) == 0);
+  CHECK(kboost::test::run_cli(dir, base + "--num-round 2 --quiet --group-file " + g, out) != 0);  // no groups in reg:*
   // Labels outside [0, 1] for binary:logistic: a label error, not a base_score one.
   auto const neg = kboost::test::write_file(dir, "neg.csv", "f0,y\n1,0\n2,1\n3,-1\n");
   CHECK(kboost::test::run_cli(dir, "train --data " + neg + " --label-column y --objective binary:logistic --model-out " + model, out) != 0);
@@ -114,9 +115,9 @@ TEST_CASE("kboost train: side files, label errors, ranges, eval_metric, config k
   CHECK(kboost::test::run_cli(dir, base + "--config " + cfg_bad, out) != 0);
   CHECK(out.find("v.conf:3") != std::string::npos);
   CHECK(out.find("eta = '-1'") != std::string::npos);
-  // --help: --model-out required; any XGBoost parameter as --name value.
+  // --help: --model-out required; the parameters by their XGBoost names.
   CHECK(kboost::test::run_cli(dir, "train --help", out) == 0);
   CHECK(out.find("REQUIRED") != std::string::npos);
-  CHECK(out.find("--name value") != std::string::npos);
+  CHECK(out.find("XGBoost's names") != std::string::npos);
   std::filesystem::remove_all(dir);
 }

@@ -88,23 +88,3 @@ TEST_CASE("params " TEST_BACKEND ": sketch_method is upstream_cpu unless exact_q
                     ContainsSubstring("kboost_sketch_method") && ContainsSubstring("upstream_cpu, exact_quantile"));
 }
 
-TEST_CASE("params " TEST_BACKEND ": XGBoost CLI config file", "[params]") {
-  auto dir = kboost::test::temp_dir("params");
-  auto path = kboost::test::write_file(dir, "train.conf",
-                                       "# General Parameters\n"
-                                       "booster = gbtree\n"
-                                       "objective = binary:logistic   # inline comment\n"
-                                       "\n"
-                                       "eta = 1.0\n"
-                                       "eval_metric = auc\n"
-                                       "eval_metric = logloss\n"
-                                       "data = \"agaricus.txt.train?format=libsvm\"\n");
-  auto kv = kboost::read_config_file(path);
-  CHECK(kv.at("objective") == "binary:logistic");
-  CHECK(kv.at("eta") == "1.0");
-  CHECK(kv.at("eval_metric") == "auc,logloss");
-  CHECK(kv.at("data") == "agaricus.txt.train?format=libsvm");
-  auto bad = kboost::test::write_file(dir, "bad.conf", "eta = 1\nmax_depth 3\n");
-  CHECK_THROWS_WITH(kboost::read_config_file(bad), ContainsSubstring("bad.conf:2"));
-  CHECK_THROWS_WITH(kboost::read_config_file((dir / "missing.conf").string()), ContainsSubstring("missing.conf"));
-}

@@ -1,0 +1,163 @@
+/// \file train_params.cpp
+/// `kboost train`'s parameter options and config file (apps/train_params.hpp).
+#include "train_params.hpp"
+
+#include <fstream>
+#include <memory>
+#include <regex>
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+#include <kboost/engine/detail/nearest_name.hpp>
+#include <kboost/engine/params.hpp>
+
+namespace kboost::cli {
+namespace {
+
+/// `name` with '_' written as '-' (`max_depth` -> `max-depth`).
+std::string dashed(std::string name) {
+  for (char& c : name)
+    if (c == '_') c = '-';
+  return name;
+}
+
+/// CLI11's option-name list for a parameter: "--name,--dashed-name,--alias,...".
+std::string option_names(ParamDoc const& doc) {
+  std::vector<std::string> names{doc.name};
+  for (auto const& alias : doc.aliases) names.push_back(alias);
+  std::string out;
+  std::set<std::string> seen;
+  for (auto const& n : names)
+    for (auto const& spelling : {n, dashed(n)})
+      if (seen.insert(spelling).second) out += (out.empty() ? "--" : ",--") + spelling;
+  return out;
+}
+
+/// The long names (without dashes) of every option of `sub`: what a misspelt key is compared with.
+std::vector<std::string> option_long_names(CLI::App const& sub) {
+  std::vector<std::string> out;
+  for (CLI::Option const* opt : sub.get_options())
+    for (auto const& name : opt->get_lnames()) out.push_back(name);
+  return out;
+}
+
+/// CLI11's TOML/INI reader for upstream's CLI config keys.
+class UpstreamConfig : public CLI::ConfigTOML {
+ public:
+  std::vector<CLI::ConfigItem> from_config(std::istream& input) const override {
+    std::vector<CLI::ConfigItem> items;
+    CLI::ConfigItem evals;
+    evals.name = "eval";
+    for (auto& item : CLI::ConfigTOML::from_config(input)) {
+      if (!item.parents.empty()) {  // a [section] or dotted key: upstream's format has neither
+        items.push_back(std::move(item));
+        continue;
+      }
+      std::string const& name = item.name;
+      if (name.size() > 6 && name.rfind("eval[", 0) == 0 && name.back() == ']') {
+        for (auto const& file : item.inputs) evals.inputs.push_back(name.substr(5, name.size() - 6) + "=" + file);
+        continue;
+      }
+      if (item.inputs.size() > 1 && name != "eval_metric") item.inputs = {rejoined_list(item.inputs)};
+      items.push_back(std::move(item));
+    }
+    if (!evals.inputs.empty()) items.push_back(std::move(evals));
+    return items;
+  }
+
+ private:
+  /// CLI11 reads `[1,0,-1]` as three values and `(1,0,-1)` as "(1", "0", "-1)": one list again.
+  static std::string rejoined_list(std::vector<std::string> const& parts) {
+    std::string joined;
+    for (auto const& p : parts) joined += (joined.empty() ? "" : ",") + p;
+    return parts.front().rfind("(", 0) == 0 ? joined : "[" + joined + "]";
+  }
+};
+
+/// Each key's last 1-based line in the config file: where an error about it points.
+std::map<std::string, int> key_lines(std::string const& path) {
+  std::ifstream in(path);
+  std::map<std::string, int> lines;
+  std::regex const key(R"(^\s*([^#=\s][^=#]*?)\s*(=|#|$))");
+  std::string line;
+  for (int n = 1; std::getline(in, line); ++n) {
+    std::smatch m;
+    if (std::regex_search(line, m, key)) {
+      std::string k = m[1];
+      if (k.rfind("eval[", 0) == 0) k = "eval";
+      lines[k] = n;
+    }
+  }
+  return lines;
+}
+
+}  // namespace
+
+void add_param_options(CLI::App& sub, std::map<std::string, std::string>& kv, std::set<std::string> const& skip) {
+  for (auto const& doc : train_param_docs()) {
+    if (skip.count(doc.name)) continue;
+    std::string const description = doc.help + " (default: " + doc.default_value + ")";
+    std::string const name = doc.name;
+    CLI::Option* opt = nullptr;
+    if (name == "eval_metric") {
+      opt = sub.add_option_function<std::vector<std::string>>(
+          option_names(doc),
+          [&kv, name](std::vector<std::string> const& values) {
+            std::string joined;
+            for (auto const& v : values) joined += (joined.empty() ? "" : ",") + v;
+            kv[name] = joined;
+          },
+          description);
+      opt->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    } else {
+      opt = sub.add_option_function<std::string>(
+          option_names(doc), [&kv, name](std::string const& v) { kv[name] = v; }, description);
+    }
+    opt->group(doc.group)->type_name(doc.type);
+  }
+}
+
+std::map<std::string, int> apply_config_file(CLI::App& sub, std::string const& path) {
+  if (!std::ifstream(path)) throw std::runtime_error(path + ": cannot read config file");
+  std::vector<CLI::ConfigItem> items;
+  try {
+    items = UpstreamConfig().from_file(path);
+  } catch (CLI::Error const& e) {
+    throw std::runtime_error(path + ": " + e.what());
+  }
+  std::map<std::string, int> const lines = key_lines(path);
+  auto const where = [&](std::string const& key) {
+    auto it = lines.find(key);
+    return path + (it == lines.end() ? "" : ":" + std::to_string(it->second)) + ": ";
+  };
+  std::map<std::string, int> applied;
+  for (auto const& item : items) {
+    std::string const key = item.fullname();
+    CLI::Option* opt = item.parents.empty() ? sub.get_option_no_throw("--" + item.name) : nullptr;
+    if (opt == nullptr)
+      throw std::runtime_error(where(key) + "unknown parameter '" + key + "'" +
+                               detail::did_you_mean(key, option_long_names(sub)));
+    if (opt->count() > 0) continue;  // the command line gave it
+    try {
+      opt->add_result(item.inputs);
+      opt->run_callback();
+    } catch (CLI::Error const& e) {
+      throw std::runtime_error(where(key) + e.what());
+    }
+    if (auto it = lines.find(key); it != lines.end()) applied[key] = it->second;
+  }
+  return applied;
+}
+
+void refuse_unknown_arguments(CLI::App const& sub) {
+  std::vector<std::string> const rest = sub.remaining();
+  if (rest.empty()) return;
+  std::string const& first = rest.front();
+  if (first.rfind("--", 0) != 0) throw std::runtime_error(sub.get_name() + ": unexpected argument '" + first + "'");
+  std::string name = first.substr(2, first.find('=') == std::string::npos ? std::string::npos : first.find('=') - 2);
+  throw std::runtime_error(sub.get_name() + ": unknown parameter '" + name + "'" +
+                           detail::did_you_mean(name, option_long_names(sub)));
+}
+
+}  // namespace kboost::cli
