@@ -4,12 +4,12 @@
 
 #include <fstream>
 #include <memory>
-#include <regex>
 #include <stdexcept>
 #include <utility>
 #include <vector>
 
 #include <kboost/engine/detail/nearest_name.hpp>
+#include <kboost/engine/detail/param_table.hpp>
 #include <kboost/engine/params.hpp>
 
 namespace kboost::cli {
@@ -75,19 +75,17 @@ class UpstreamConfig : public CLI::ConfigTOML {
   }
 };
 
-/// Each key's last 1-based line in the config file: where an error about it points.
+/// Each key's last 1-based line in the config file: where an error about it points. (CLI11's
+/// reader keeps no line numbers; the key is the text before '=' or a comment.)
 std::map<std::string, int> key_lines(std::string const& path) {
   std::ifstream in(path);
   std::map<std::string, int> lines;
-  std::regex const key(R"(^\s*([^#=\s][^=#]*?)\s*(=|#|$))");
   std::string line;
   for (int n = 1; std::getline(in, line); ++n) {
-    std::smatch m;
-    if (std::regex_search(line, m, key)) {
-      std::string k = m[1];
-      if (k.rfind("eval[", 0) == 0) k = "eval";
-      lines[k] = n;
-    }
+    std::string key = detail::trim_blanks(line.substr(0, line.find_first_of("=#")));
+    if (key.empty()) continue;
+    if (key.rfind("eval[", 0) == 0) key = "eval";
+    lines[key] = n;
   }
   return lines;
 }

@@ -33,5 +33,6 @@ program predict_f
     write (*, '(*(g0.9, :, ","))') out(i, :)
   end do
   call kboost_free(model)
+  deallocate (x, out)
   call kboost_finalize()
 end program
