@@ -7,6 +7,8 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <limits>
 #include <stdexcept>
@@ -39,7 +41,7 @@ void write_csv(std::string const& tmp, std::string const& path,
     out << '\n';
   }
   out.flush();
-  if (!out) fail(path, "write failed");
+  if (!out) fail(path, std::string("write failed (") + std::strerror(errno) + ")");
 }
 
 void write_h5(std::string const& tmp, std::string const& path,

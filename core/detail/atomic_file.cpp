@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
@@ -31,7 +33,7 @@ void write_file_atomic(std::string const& path, std::string const& bytes) {
     if (!out) {
       std::error_code ignored;
       std::filesystem::remove(tmp, ignored);
-      throw std::runtime_error(path + ": write failed");
+      throw std::runtime_error(path + ": write failed (" + std::strerror(errno) + ")");
     }
   }
   commit_temp_file(tmp, path);
