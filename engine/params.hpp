@@ -74,7 +74,7 @@ struct TrainParams {
   int nthread = 0;                ///< 0 = backend default
   int verbosity = 1;
   std::string tree_method = "hist";  ///< only "hist" (and "auto", mapped to hist)
-  std::string device = "cpu";     ///< informational: kboost runs on the Kokkos default space
+  std::string device;             ///< "" = not given; else must name the kind of space the fit runs on
   std::string booster = "gbtree";  ///< "gbtree" or "dart"
   // DART (upstream's DartTrainParam; booster = dart only)
   float rate_drop = 0.0f;                 ///< fraction of the trees dropped in a round

@@ -53,6 +53,7 @@ TEST_CASE("params " TEST_BACKEND ": device and nthread describe the run or are r
   for (char const* bad : {"cuda:x", "tpu", "cpu:0", "cuda:", "cuda:-1"})
     CHECK_THROWS_WITH(with("device", bad), ContainsSubstring("parameter device"));
   TEST_EXECSPACE space;
+  CHECK_NOTHROW(kboost::detail::check_device_and_threads(kboost::parse_params({}), space));  // not given
   CHECK_NOTHROW(kboost::detail::check_device_and_threads(with("device", on_host ? "cpu" : "cuda"), space));
   CHECK_THROWS_WITH(kboost::detail::check_device_and_threads(with("device", on_host ? "cuda" : "cpu"), space),
                     ContainsSubstring(std::string("runs on Kokkos' ") + TEST_EXECSPACE::name()));

@@ -23,7 +23,7 @@ void check_device_and_threads(TrainParams const& p, ExecutionSpace const& space)
       Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecutionSpace::memory_space>::accessible;
   auto const colon = p.device.find(':');
   std::string const type = p.device.substr(0, colon);
-  if ((type == "cpu") != on_host)
+  if (!p.device.empty() && (type == "cpu") != on_host)
     throw std::runtime_error("parameter device = " + p.device + ": this fit runs on Kokkos' " +
                              ExecutionSpace::name() + " execution space (" +
                              (on_host ? "the CPU: device = cpu" : "a GPU: device = cuda or gpu") +
