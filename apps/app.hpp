@@ -17,7 +17,8 @@ struct Commands {
 
 /// Registers `--threads` (into `threads`, which must outlive parsing) and every subcommand on
 /// `app`, which must then name exactly one subcommand. `--version` is main's: its text depends on
-/// the process' environment.
+/// the process' environment. The options write into state the runners own: keep the returned
+/// Commands alive until parsing is over, even when no runner is to be called.
 Commands add_commands(CLI::App& app, int& threads);
 
 }  // namespace kboost::cli

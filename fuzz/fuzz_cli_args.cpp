@@ -34,7 +34,7 @@ extern "C" int LLVMFuzzerTestOneInput(std::uint8_t const* data, std::size_t size
     CLI::App app{"kboost"};
     app.set_version_flag("--version", "kboost (fuzz)");
     int threads = 0;
-    kboost::cli::add_commands(app, threads);
+    kboost::cli::Commands const commands = kboost::cli::add_commands(app, threads);  // owns what options write
     app.parse(static_cast<int>(argv.size()), argv.data());
     for (CLI::App const* sub : app.get_subcommands()) kboost::cli::refuse_unknown_arguments(*sub);
   });

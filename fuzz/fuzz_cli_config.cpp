@@ -13,7 +13,7 @@ extern "C" int LLVMFuzzerTestOneInput(std::uint8_t const* data, std::size_t size
   kboost::fuzz::refusals_only([&] {
     CLI::App app{"kboost"};
     int threads = 0;
-    kboost::cli::add_commands(app, threads);
+    kboost::cli::Commands const commands = kboost::cli::add_commands(app, threads);  // owns what options write
     char const* argv[] = {"kboost", "train", "--config", path.c_str()};
     app.parse(4, argv);
     CLI::App& train = *app.get_subcommand("train");

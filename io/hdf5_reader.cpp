@@ -4,6 +4,7 @@
 /// Optional datasets named by weight_column (weights) and qid_column (query ids).
 #include <hdf5.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <limits>
 
@@ -43,6 +44,31 @@ struct RowRange {
   hsize_t first = 0, last = 0;
 };
 
+/// Deflate, the strongest filter HDF5 ships, shrinks data at most about 1032:1 (zlib's bound).
+constexpr hsize_t kMaxCompressionRatio = 1032;
+
+/// The number of values of a dataset of `dims` (each of `element_bytes` in the file), after
+/// checking that the file can hold them: a corrupt or hostile header may claim any shape, and
+/// the reader allocates rows × features floats before HDF5 reads a byte, so a shape more than
+/// the file's bytes could encode, even deflated, fails here instead of exhausting memory.
+hsize_t checked_size(hid_t file, std::string const& path, std::string const& what, std::vector<hsize_t> const& dims,
+                     std::size_t element_bytes) {
+  hsize_t file_bytes = 0;
+  if (H5Fget_filesize(file, &file_bytes) < 0) fail(path, 0, what, "cannot read the file's size");
+  hsize_t const max_values = file_bytes * kMaxCompressionRatio / std::max<std::size_t>(element_bytes, 1);
+  hsize_t n = 1;
+  std::string shape;
+  for (auto x : dims) shape += (shape.empty() ? "" : " x ") + std::to_string(x);
+  for (auto x : dims) {
+    if (x != 0 && n > max_values / x)
+      fail(path, 0, what,
+           "shape " + shape + " claims more values than a file of " + std::to_string(file_bytes) +
+               " bytes can hold (the header is corrupt)");
+    n *= x;
+  }
+  return n;
+}
+
 /// Read dataset `name` as float32 (or, with `as_int64`, as int64 into `ints`); nullopt when absent and
 /// `optional`, errors otherwise. With `rows` set, only those rows (an HDF5 hyperslab; dims[0] is
 /// then the shard's rows) of a dataset at least that long.
@@ -81,8 +107,7 @@ std::optional<Dataset> read_float_dataset(hid_t file, std::string const& path, s
     file_space = space.id;
     mem_space = mem.id;
   }
-  hsize_t n = 1;
-  for (auto x : d.dims) n *= x;
+  hsize_t const n = checked_size(file, path, what, d.dims, H5Tget_size(type.id));
   if (ints) {  // query ids: exact integers, not rounded through float32
     if (cls != H5T_INTEGER) fail(path, 0, what, "query ids must be an integer dataset");
     ints->resize(n);
