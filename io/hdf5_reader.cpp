@@ -44,6 +44,30 @@ struct RowRange {
   hsize_t first = 0, last = 0;
 };
 
+/// Refuses a number type HDF5 itself would misread: its conversions to float32/int64 trust the
+/// type's size, precision, bit offset and (floats) field positions as the file states them, and
+/// a corrupt header with bits outside the element read out of bounds inside libhdf5. Real files
+/// hold 1/2/4/8-byte integers and 2/4/8-byte floats whose bits lie inside the element.
+void check_number_type(hid_t type, H5T_class_t cls, std::string const& path, std::string const& what) {
+  std::size_t const bytes = H5Tget_size(type);
+  std::size_t const bits = 8 * bytes;
+  std::size_t const precision = H5Tget_precision(type);
+  int const offset = H5Tget_offset(type);
+  bool ok = offset >= 0 && precision > 0 && static_cast<std::size_t>(offset) + precision <= bits;
+  if (cls == H5T_INTEGER) {
+    ok = ok && (bytes == 1 || bytes == 2 || bytes == 4 || bytes == 8);
+  } else {
+    std::size_t spos = 0, epos = 0, esize = 0, mpos = 0, msize = 0;
+    ok = ok && (bytes == 2 || bytes == 4 || bytes == 8) &&
+         H5Tget_fields(type, &spos, &epos, &esize, &mpos, &msize) >= 0 && spos < bits && esize > 0 && msize > 0 &&
+         epos + esize <= bits && mpos + msize <= bits && H5Tget_ebias(type) < (std::size_t{1} << std::min<std::size_t>(esize, 63));
+  }
+  if (!ok)
+    fail(path, 0, what,
+         "malformed number type (" + std::to_string(bytes) + " bytes, precision " + std::to_string(precision) +
+             ", bit offset " + std::to_string(offset) + "): the header is corrupt");
+}
+
 /// Deflate, the strongest filter HDF5 ships, shrinks data at most about 1032:1 (zlib's bound).
 constexpr hsize_t kMaxCompressionRatio = 1032;
 
@@ -85,6 +109,7 @@ std::optional<Dataset> read_float_dataset(hid_t file, std::string const& path, s
   Handle type{H5Dget_type(ds.id), H5Tclose};
   H5T_class_t cls = H5Tget_class(type.id);
   if (cls != H5T_FLOAT && cls != H5T_INTEGER) fail(path, 0, what, "is not numeric (integer or float)");
+  check_number_type(type.id, cls, path, what);
   Handle space{H5Dget_space(ds.id), H5Sclose};
   int rank = H5Sget_simple_extent_ndims(space.id);
   if (rank < 0) fail(path, 0, what, "cannot read its shape");
