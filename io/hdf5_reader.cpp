@@ -93,6 +93,33 @@ hsize_t checked_size(hid_t file, std::string const& path, std::string const& wha
   return n;
 }
 
+/// A contiguous dataset's values are one block at a stated file address, a compact one's are
+/// stored in its header: libhdf5 copies from either without checking that the block holds all the
+/// values (and, contiguous, lies inside the file), so a corrupt size or address fails here.
+/// (A contiguous block never written has no address: HDF5 reads the fill value.)
+void check_raw_data_extent(hid_t file, hid_t ds, std::string const& path, std::string const& what, hsize_t bytes) {
+  Handle plist{H5Dget_create_plist(ds), H5Pclose};
+  if (plist.id < 0) return;
+  H5D_layout_t const layout = H5Pget_layout(plist.id);
+  if (layout != H5D_CONTIGUOUS && layout != H5D_COMPACT) return;
+  hsize_t const stored = H5Dget_storage_size(ds);
+  if (layout == H5D_COMPACT) {
+    if (stored < bytes)
+      fail(path, 0, what,
+           "stores " + std::to_string(stored) + " bytes in its header for " + std::to_string(bytes) +
+               " bytes of values (the header is corrupt)");
+    return;
+  }
+  haddr_t const at = H5Dget_offset(ds);
+  if (at == HADDR_UNDEF) return;
+  hsize_t file_bytes = 0;
+  H5Fget_filesize(file, &file_bytes);
+  if (stored < bytes || at > file_bytes || file_bytes - at < bytes)
+    fail(path, 0, what,
+         "its " + std::to_string(bytes) + " bytes of values at file offset " + std::to_string(at) +
+             " do not lie inside the file's " + std::to_string(file_bytes) + " bytes (the header is corrupt)");
+}
+
 /// Read dataset `name` as float32 (or, with `as_int64`, as int64 into `ints`); nullopt when absent and
 /// `optional`, errors otherwise. With `rows` set, only those rows (an HDF5 hyperslab; dims[0] is
 /// then the shard's rows) of a dataset at least that long.
@@ -133,6 +160,7 @@ std::optional<Dataset> read_float_dataset(hid_t file, std::string const& path, s
     mem_space = mem.id;
   }
   hsize_t const n = checked_size(file, path, what, d.dims, H5Tget_size(type.id));
+  check_raw_data_extent(file, ds.id, path, what, n * H5Tget_size(type.id));
   if (ints) {  // query ids: exact integers, not rounded through float32
     if (cls != H5T_INTEGER) fail(path, 0, what, "query ids must be an integer dataset");
     ints->resize(n);

@@ -73,3 +73,12 @@ TEST_CASE("fuzz regressions " TEST_BACKEND ": HDF5 dataset with a corrupt number
   CHECK_THAT(what, ContainsSubstring(path + ": dataset '") && ContainsSubstring("malformed number type") &&
                        ContainsSubstring("the header is corrupt"));
 }
+
+TEST_CASE("fuzz regressions " TEST_BACKEND ": HDF5 compact dataset shorter than its shape", "[fuzz][readers]") {
+  // The label 'y', stored compact (in its header), held 0 bytes for 6 doubles: libhdf5 copied
+  // from a null buffer (SIGSEGV) inside H5Dread.
+  std::string const path = regression_path("hdf5_compact_short.h5");
+  std::string const what = refusal([&] { kboost::read_dataset(path, format("hdf5")); });
+  CHECK_THAT(what, ContainsSubstring(path + ": dataset 'y': stores 0 bytes in its header for 48 bytes of values") &&
+                       ContainsSubstring("the header is corrupt"));
+}
