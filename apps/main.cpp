@@ -9,7 +9,7 @@
 
 #include <unistd.h>
 
-#include "commands.hpp"
+#include "app.hpp"
 #include <kboost/core/compat.hpp>
 #include <kboost/core/version.hpp>
 #if defined(KBOOST_HAVE_MPI)
@@ -56,17 +56,10 @@ int main(int argc, char** argv) {
 #endif
   kboost::Collective& job = kboost::cli::job();
   CLI::App app{"kboost: gradient-boosted decision trees on Kokkos, compatible with XGBoost"};
-  app.require_subcommand(1);
   app.set_version_flag("--version", std::string("kboost ") + kboost::version() + " (Kokkos " +
                                         std::to_string(KOKKOS_VERSION) + ", OMP_WAIT_POLICY " + wait_policy() + ")");
   int threads = 0;
-  app.add_option("--threads,--nthread", threads, "host threads for the OpenMP backend (default: OMP_NUM_THREADS)")
-      ->check(CLI::Range(0, kboost::compat::max_host_threads()));
-  auto run_info = kboost::cli::add_info(app);
-  auto run_train = kboost::cli::add_train(app, &threads);
-  auto run_predict = kboost::cli::add_predict(app);
-  auto run_dump = kboost::cli::add_dump(app);
-  auto run_importance = kboost::cli::add_importance(app);
+  kboost::cli::Commands const commands = kboost::cli::add_commands(app, threads);
   CLI11_PARSE(app, argc, argv);
 
   // A rank's error: on one process, or when every rank agreed on it (kboost::run_on_all_ranks), the
@@ -89,11 +82,7 @@ int main(int argc, char** argv) {
   }
   int rc = 0;
   try {
-    if (app.got_subcommand("info")) rc = run_info();
-    else if (app.got_subcommand("train")) rc = run_train();
-    else if (app.got_subcommand("predict")) rc = run_predict();
-    else if (app.got_subcommand("dump")) rc = run_dump();
-    else if (app.got_subcommand("importance")) rc = run_importance();
+    rc = commands.chosen(app)();
   } catch (std::exception const& e) {
     rc = fail(e);
   }

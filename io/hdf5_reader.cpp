@@ -4,6 +4,7 @@
 /// Optional datasets named by weight_column (weights) and qid_column (query ids).
 #include <hdf5.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <limits>
 
@@ -43,6 +44,82 @@ struct RowRange {
   hsize_t first = 0, last = 0;
 };
 
+/// Refuses a number type HDF5 itself would misread: its conversions to float32/int64 trust the
+/// type's size, precision, bit offset and (floats) field positions as the file states them, and
+/// a corrupt header with bits outside the element read out of bounds inside libhdf5. Real files
+/// hold 1/2/4/8-byte integers and 2/4/8-byte floats whose bits lie inside the element.
+void check_number_type(hid_t type, H5T_class_t cls, std::string const& path, std::string const& what) {
+  std::size_t const bytes = H5Tget_size(type);
+  std::size_t const bits = 8 * bytes;
+  std::size_t const precision = H5Tget_precision(type);
+  int const offset = H5Tget_offset(type);
+  bool ok = offset >= 0 && precision > 0 && static_cast<std::size_t>(offset) + precision <= bits;
+  if (cls == H5T_INTEGER) {
+    ok = ok && (bytes == 1 || bytes == 2 || bytes == 4 || bytes == 8);
+  } else {
+    std::size_t spos = 0, epos = 0, esize = 0, mpos = 0, msize = 0;
+    ok = ok && (bytes == 2 || bytes == 4 || bytes == 8) &&
+         H5Tget_fields(type, &spos, &epos, &esize, &mpos, &msize) >= 0 && spos < bits && esize > 0 && msize > 0 &&
+         epos + esize <= bits && mpos + msize <= bits && H5Tget_ebias(type) < (std::size_t{1} << std::min<std::size_t>(esize, 63));
+  }
+  if (!ok)
+    fail(path, 0, what,
+         "malformed number type (" + std::to_string(bytes) + " bytes, precision " + std::to_string(precision) +
+             ", bit offset " + std::to_string(offset) + "): the header is corrupt");
+}
+
+/// Deflate, the strongest filter HDF5 ships, shrinks data at most about 1032:1 (zlib's bound).
+constexpr hsize_t kMaxCompressionRatio = 1032;
+
+/// The number of values of a dataset of `dims` (each of `element_bytes` in the file), after
+/// checking that the file can hold them: a corrupt or hostile header may claim any shape, and
+/// the reader allocates rows × features floats before HDF5 reads a byte, so a shape more than
+/// the file's bytes could encode, even deflated, fails here instead of exhausting memory.
+hsize_t checked_size(hid_t file, std::string const& path, std::string const& what, std::vector<hsize_t> const& dims,
+                     std::size_t element_bytes) {
+  hsize_t file_bytes = 0;
+  if (H5Fget_filesize(file, &file_bytes) < 0) fail(path, 0, what, "cannot read the file's size");
+  hsize_t const max_values = file_bytes * kMaxCompressionRatio / std::max<std::size_t>(element_bytes, 1);
+  hsize_t n = 1;
+  std::string shape;
+  for (auto x : dims) shape += (shape.empty() ? "" : " x ") + std::to_string(x);
+  for (auto x : dims) {
+    if (x != 0 && n > max_values / x)
+      fail(path, 0, what,
+           "shape " + shape + " claims more values than a file of " + std::to_string(file_bytes) +
+               " bytes can hold (the header is corrupt)");
+    n *= x;
+  }
+  return n;
+}
+
+/// A contiguous dataset's values are one block at a stated file address, a compact one's are
+/// stored in its header: libhdf5 copies from either without checking that the block holds all the
+/// values (and, contiguous, lies inside the file), so a corrupt size or address fails here.
+/// (A contiguous block never written has no address: HDF5 reads the fill value.)
+void check_raw_data_extent(hid_t file, hid_t ds, std::string const& path, std::string const& what, hsize_t bytes) {
+  Handle plist{H5Dget_create_plist(ds), H5Pclose};
+  if (plist.id < 0) return;
+  H5D_layout_t const layout = H5Pget_layout(plist.id);
+  if (layout != H5D_CONTIGUOUS && layout != H5D_COMPACT) return;
+  hsize_t const stored = H5Dget_storage_size(ds);
+  if (layout == H5D_COMPACT) {
+    if (stored < bytes)
+      fail(path, 0, what,
+           "stores " + std::to_string(stored) + " bytes in its header for " + std::to_string(bytes) +
+               " bytes of values (the header is corrupt)");
+    return;
+  }
+  haddr_t const at = H5Dget_offset(ds);
+  if (at == HADDR_UNDEF) return;
+  hsize_t file_bytes = 0;
+  H5Fget_filesize(file, &file_bytes);
+  if (stored < bytes || at > file_bytes || file_bytes - at < bytes)
+    fail(path, 0, what,
+         "its " + std::to_string(bytes) + " bytes of values at file offset " + std::to_string(at) +
+             " do not lie inside the file's " + std::to_string(file_bytes) + " bytes (the header is corrupt)");
+}
+
 /// Read dataset `name` as float32 (or, with `as_int64`, as int64 into `ints`); nullopt when absent and
 /// `optional`, errors otherwise. With `rows` set, only those rows (an HDF5 hyperslab; dims[0] is
 /// then the shard's rows) of a dataset at least that long.
@@ -59,6 +136,7 @@ std::optional<Dataset> read_float_dataset(hid_t file, std::string const& path, s
   Handle type{H5Dget_type(ds.id), H5Tclose};
   H5T_class_t cls = H5Tget_class(type.id);
   if (cls != H5T_FLOAT && cls != H5T_INTEGER) fail(path, 0, what, "is not numeric (integer or float)");
+  check_number_type(type.id, cls, path, what);
   Handle space{H5Dget_space(ds.id), H5Sclose};
   int rank = H5Sget_simple_extent_ndims(space.id);
   if (rank < 0) fail(path, 0, what, "cannot read its shape");
@@ -81,8 +159,8 @@ std::optional<Dataset> read_float_dataset(hid_t file, std::string const& path, s
     file_space = space.id;
     mem_space = mem.id;
   }
-  hsize_t n = 1;
-  for (auto x : d.dims) n *= x;
+  hsize_t const n = checked_size(file, path, what, d.dims, H5Tget_size(type.id));
+  check_raw_data_extent(file, ds.id, path, what, n * H5Tget_size(type.id));
   if (ints) {  // query ids: exact integers, not rounded through float32
     if (cls != H5T_INTEGER) fail(path, 0, what, "query ids must be an integer dataset");
     ints->resize(n);

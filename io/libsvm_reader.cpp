@@ -90,6 +90,10 @@ HostDMatrix read_libsvm(TextSource const& src, ReadOptions const& opt) {
       if (!idx) fail(path, ln, field, "'" + std::string(toks[t]) + "': feature index is not an integer");
       if (!val) fail(path, ln, field, "'" + std::string(toks[t]) + "': value is not a number");
       if (*idx < 0) fail(path, ln, field, "negative feature index " + std::to_string(*idx));
+      // Column ids are 32-bit; refusing here also keeps `max_index + 1` below from overflowing.
+      if (*idx > std::numeric_limits<std::int32_t>::max())
+        fail(path, ln, field, "feature index " + std::to_string(*idx) + " is beyond the largest column id (" +
+                                  std::to_string(std::numeric_limits<std::int32_t>::max()) + ")");
       if (std::isnan(*val)) {  // an explicit NaN is a missing value: not stored (as XGBoost drops it)
         ++n_nan;
         continue;

@@ -1,0 +1,84 @@
+// Inputs that crashed a fuzz target (fuzz/, perf/fuzz), kept as files under
+// tests/fuzz_regressions/: each must now be refused with a std::runtime_error that names the file,
+// the record and what is wrong, read as the fuzz target read it (format forced).
+#include <catch2/catch_test_macros.hpp>
+#include <catch2/matchers/catch_matchers_string.hpp>
+
+#include <string>
+#include <vector>
+
+#include <kboost/io/dataset_reader.hpp>
+#include <kboost/io/model_reader.hpp>
+#include "tests/test_util.hpp"
+
+namespace {
+
+using Catch::Matchers::ContainsSubstring;
+
+std::string regression_path(std::string const& name) {
+  return std::string(KBOOST_SOURCE_DIR) + "/tests/fuzz_regressions/" + name;
+}
+
+kboost::ReadOptions format(std::string const& f) {
+  kboost::ReadOptions o;
+  o.format = f;
+  return o;
+}
+
+/// The message of the std::runtime_error `f` throws; fails the test when it throws nothing or
+/// anything else (the fuzz targets' rule: only std::runtime_error is a refusal).
+template <class F>
+std::string refusal(F&& f) {
+  try {
+    f();
+  } catch (std::runtime_error const& e) {
+    return e.what();
+  } catch (std::exception const& e) {
+    FAIL("threw a non-runtime_error: " << e.what());
+  }
+  FAIL("accepted the input");
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("fuzz regressions " TEST_BACKEND ": HDF5 dataset whose header claims a huge shape", "[fuzz][readers]") {
+  // The weight dataset's corrupted dims claimed about 2^57 values: the reader allocated them
+  // before reading. X and y are intact, so without weights the file reads.
+  std::string const path = regression_path("hdf5_huge_shape.h5");
+  kboost::ReadOptions with_weights = format("hdf5");
+  with_weights.weight_column = "w";
+  std::string const what = refusal([&] { kboost::read_dataset(path, with_weights); });
+  CHECK_THAT(what, ContainsSubstring(path + ": dataset 'w': shape ") &&
+                       ContainsSubstring("claims more values than a file of 4368 bytes can hold"));
+}
+
+TEST_CASE("fuzz regressions " TEST_BACKEND ": LibSVM feature index beyond 32 bits", "[fuzz][readers]") {
+  // Index 2^63 - 1: `largest index + 1` overflowed int64 (undefined behaviour) before the width check.
+  std::string const path = regression_path("libsvm_index_overflow.libsvm");
+  for (int base : {0, -1}) {
+    kboost::ReadOptions o = format("libsvm");
+    o.index_base = base;
+    std::string const what = refusal([&] { kboost::read_dataset(path, o); });
+    CHECK_THAT(what, ContainsSubstring(path + ":2: field 2") &&
+                         ContainsSubstring("feature index 9223372036854775807 is beyond the largest column id"));
+  }
+}
+
+TEST_CASE("fuzz regressions " TEST_BACKEND ": HDF5 dataset with a corrupt number type", "[fuzz][readers]") {
+  // The integer type's bit fields pointed outside its bytes: libhdf5's integer-to-float conversion
+  // read out of bounds (SIGBUS) inside H5Dread.
+  std::string const path = regression_path("hdf5_bad_number_type.h5");
+  std::string const what = refusal([&] { kboost::read_dataset(path, format("hdf5")); });
+  CHECK_THAT(what, ContainsSubstring(path + ": dataset '") && ContainsSubstring("malformed number type") &&
+                       ContainsSubstring("the header is corrupt"));
+}
+
+TEST_CASE("fuzz regressions " TEST_BACKEND ": HDF5 compact dataset shorter than its shape", "[fuzz][readers]") {
+  // The label 'y', stored compact (in its header), held 0 bytes for 6 doubles: libhdf5 copied
+  // from a null buffer (SIGSEGV) inside H5Dread.
+  std::string const path = regression_path("hdf5_compact_short.h5");
+  std::string const what = refusal([&] { kboost::read_dataset(path, format("hdf5")); });
+  CHECK_THAT(what, ContainsSubstring(path + ": dataset 'y': stores 0 bytes in its header for 48 bytes of values") &&
+                       ContainsSubstring("the header is corrupt"));
+}
