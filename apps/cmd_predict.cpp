@@ -1,7 +1,9 @@
 /// `kboost predict --model M --data F [read options] --out P.csv|P.h5 [--output-margin] [--pred-leaf]
-///  [--iteration-range a:b] [--missing-value V] [--timing] [--repeat N]`
+///  [--pred-contribs | --pred-interactions [--approx-contribs]] [--iteration-range a:b]
+///  [--missing-value V] [--timing] [--repeat N]`
 /// Loads an XGBoost JSON/UBJSON model, predicts on the default execution space and writes rows ×
-/// outputs. --timing reports host-to-device, kernel and device-to-host separately (median and p99
+/// outputs, or explains the rows with SHAP values (engine/explainer.hpp): rows × groups · (features
+/// + 1) contributions or rows × groups · (features + 1)² interaction values, with a header line. --timing reports host-to-device, kernel and device-to-host separately (median and p99
 /// over --repeat calls) plus the one-time model upload.
 #include <algorithm>
 #include <chrono>
@@ -16,6 +18,7 @@
 #include <kboost/io/dataset_reader.hpp>
 #include <kboost/io/model_reader.hpp>
 #include <kboost/io/prediction_writer.hpp>
+#include <kboost/engine/explainer.hpp>
 #include <kboost/engine/predictor.hpp>
 
 namespace kboost::cli {
@@ -25,6 +28,7 @@ struct PredictArgs {
   std::string model, data, out, iteration_range, reference_data;
   ReadOptions read;
   bool output_margin = false, pred_leaf = false, timing = false;
+  bool pred_contribs = false, approx_contribs = false, pred_interactions = false;
   float missing = std::numeric_limits<float>::quiet_NaN();
   int repeat = 1;
 };
@@ -79,7 +83,67 @@ std::vector<FeatureCategories> reference_encoder(DatasetInfo const& ref, std::si
   return enc;
 }
 
+/// SHAP column names: the model's feature names (f0, f1, ... without) and "bias", prefixed by the
+/// output group ("g1:f0") when there are several; interactions name both columns ("f0|f3").
+std::vector<std::string> shap_columns(Model const& m, bool interactions) {
+  std::vector<std::string> cols;
+  for (int f = 0; f < m.num_feature; ++f)
+    cols.push_back(static_cast<std::size_t>(f) < m.feature_names.size() ? m.feature_names[static_cast<std::size_t>(f)] : "f" + std::to_string(f));
+  cols.push_back("bias");
+  std::vector<std::string> names;
+  int const groups = m.num_outputs();
+  for (int g = 0; g < groups; ++g) {
+    std::string const prefix = groups > 1 ? "g" + std::to_string(g) + ":" : "";
+    for (auto const& a : cols) {
+      if (!interactions) names.push_back(prefix + a);
+      else
+        for (auto const& b : cols) names.push_back(prefix + a + "|" + b);
+    }
+  }
+  return names;
+}
+
+/// --pred-contribs / --pred-interactions: SHAP values of X on the default execution space, written
+/// as rows × (groups · columns[²]).
+int run_shap(PredictArgs const& a, Model model, Kokkos::View<float**, Kokkos::LayoutRight, Kokkos::HostSpace> X_host) {
+  using exec = Kokkos::DefaultExecutionSpace;
+  using mem = exec::memory_space;
+  Explainer<exec> explainer(std::move(model));
+  ShapOptions opt;
+  opt.approx_contribs = a.approx_contribs;
+  std::tie(opt.iteration_begin, opt.iteration_end) = parse_range(a.iteration_range);
+  opt.missing = a.missing;
+  Kokkos::View<float**, Kokkos::LayoutRight, mem> X("kboost::predict::X", X_host.extent(0), X_host.extent(1));
+  Kokkos::deep_copy(X, X_host);
+  std::vector<double> kernel;
+  // Times the calls; the last call's values go to the file as rows x (everything else).
+  auto explain = [&](auto const& compute) {
+    for (int r = 0; r < std::max(1, a.repeat); ++r) {
+      auto t0 = std::chrono::steady_clock::now();
+      auto v = compute();
+      Kokkos::fence();
+      kernel.push_back(ms_since(t0));
+      if (r + 1 < std::max(1, a.repeat)) continue;
+      auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
+      std::size_t const rows = h.extent(0);
+      Kokkos::View<const float**, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> flat(
+          h.data(), rows, rows > 0 ? h.size() / rows : 0);
+      write_predictions(a.out, flat, shap_columns(explainer.model(), a.pred_interactions));
+    }
+  };
+  if (a.pred_interactions) explain([&] { return explainer.interactions(X, opt); });
+  else explain([&] { return explainer.contributions(X, opt); });
+  if (a.timing)
+    std::cout << "backend " << exec::name() << ", rows " << X_host.extent(0) << ", trees " << explainer.model().trees.size()
+              << ", " << (a.pred_interactions ? "interactions" : "contributions")
+              << (a.approx_contribs ? " (approx)" : "") << ", calls " << kernel.size() << "\n"
+              << "kernel:         " << stats(kernel) << "\n";
+  return 0;
+}
+
 int run(PredictArgs const& a) {
+  if (a.approx_contribs && !a.pred_contribs && !a.pred_interactions)
+    throw std::runtime_error("--approx-contribs: give --pred-contribs or --pred-interactions too");
   using exec = Kokkos::DefaultExecutionSpace;
   using mem = exec::memory_space;
   Model model = read_model(a.model);
@@ -102,6 +166,7 @@ int run(PredictArgs const& a) {
   recode_categories(a.reference_data.empty() ? model.category_encoder : reference_encoder(ref.info, data.n_features), data);
   auto X_host = densify(Kokkos::DefaultHostExecutionSpace(), data);
 
+  if (a.pred_contribs || a.pred_interactions) return run_shap(a, std::move(model), X_host);
   Predictor<exec> predictor(std::move(model));
   PredictOptions opt;
   opt.output_margin = a.output_margin;
@@ -150,6 +215,17 @@ Runner add_predict(CLI::App& app) {
   sub->add_option("--out", a->out, "predictions: .csv (9 significant digits) or .h5/.hdf5")->required();
   sub->add_flag("--output-margin", a->output_margin, "raw margins (no objective transform)");
   sub->add_flag("--pred-leaf", a->pred_leaf, "leaf node id per tree instead of predictions");
+  auto* contribs = sub->add_flag("--pred-contribs", a->pred_contribs,
+                                 "SHAP contributions (TreeSHAP, as upstream's pred_contribs): rows x groups*(features+1), bias last");
+  auto* interactions = sub->add_flag("--pred-interactions", a->pred_interactions,
+                                     "SHAP interaction values (upstream's pred_interactions): rows x groups*(features+1)^2");
+  auto* approx = sub->add_flag("--approx-contribs", a->approx_contribs,
+                               "Saabas' approximation instead of TreeSHAP (with --pred-contribs or --pred-interactions)");
+  contribs->excludes(interactions);
+  for (auto* shap : {contribs, interactions, approx}) {
+    shap->excludes("--pred-leaf");
+    shap->excludes("--output-margin");
+  }
   sub->add_option("--iteration-range", a->iteration_range, "boosting rounds a:b to use, b exclusive (default: every round, as upstream's Booster.predict and "
                   "CLI; a model's best_iteration does not cut it: give 0:<best_iteration + 1>)");
   sub->add_option("--missing-value", a->missing, "numeric value treated as missing (NaN always is)");

@@ -1,6 +1,7 @@
 /// \file predict_layout.cpp
 /// Flattening a Model into the prediction layout (HostForest): dense or compact per tree.
 #include <kboost/kernels/predict_layout.hpp>
+#include <kboost/kernels/detail/tree_shape.hpp>
 
 #include <algorithm>
 #include <cstddef>
@@ -12,26 +13,6 @@
 
 namespace kboost {
 
-namespace {
-
-/// Depth of `t` (the root is at depth 0).
-int tree_depth(TreeModel const& t) {
-  int depth = 0;
-  std::vector<std::pair<int, int>> stack{{0, 0}};
-  while (!stack.empty()) {
-    auto [i, d] = stack.back();
-    stack.pop_back();
-    depth = std::max(depth, d);
-    if (!t.is_leaf(i)) {
-      stack.push_back({t.left_children[i], d + 1});
-      stack.push_back({t.right_children[i], d + 1});
-    }
-  }
-  return depth;
-}
-
-}  // namespace
-
 HostForest flatten_forest(Model const& m, int max_dense_depth) {
   HostForest h;
   int const K = m.num_outputs();
@@ -40,11 +21,8 @@ HostForest flatten_forest(Model const& m, int max_dense_depth) {
     TreeModel const& t = m.trees[ti];
     bool const vec = t.size_leaf_vector > 1;
     h.vector_leaf = h.vector_leaf || vec;
-    // Category set per node (right-going), as bit words.
-    std::vector<int> cat_slot(t.num_nodes(), -1);
-    for (std::size_t k = 0; k < t.categories_nodes.size(); ++k) cat_slot[t.categories_nodes[k]] = static_cast<int>(k);
-
-    int const depth = tree_depth(t);
+    auto const cat_bits = detail::right_category_bits(t);
+    int const depth = detail::tree_depth(t);
     h.max_depth = std::max(h.max_depth, depth);
     std::size_t const dense_size = (std::size_t{1} << (depth + 1)) - 1;
     bool const dense = depth <= max_dense_depth && dense_size <= std::max<std::size_t>(64, 4 * t.num_nodes());
@@ -77,15 +55,7 @@ HostForest flatten_forest(Model const& m, int max_dense_depth) {
           h.cat_begin.resize(h.nodes.size(), 0);
           h.cat_words.resize(h.nodes.size(), 0);
         }
-        std::vector<std::uint32_t> bits;
-        if (cat_slot[nid] >= 0) {
-          auto k = cat_slot[nid];
-          for (auto j = t.categories_segments[k]; j < t.categories_segments[k] + t.categories_sizes[k]; ++j) {
-            auto c = static_cast<std::uint32_t>(t.categories[j]);
-            if (bits.size() <= c / 32) bits.resize(c / 32 + 1, 0u);
-            bits[c / 32] |= 1u << (c % 32);
-          }
-        }
+        auto const& bits = cat_bits[static_cast<std::size_t>(nid)];
         h.cat_begin[base + pos] = static_cast<std::int32_t>(h.cat_bits.size());
         h.cat_words[base + pos] = static_cast<std::int32_t>(bits.size());
         h.cat_bits.insert(h.cat_bits.end(), bits.begin(), bits.end());
