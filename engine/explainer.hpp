@@ -63,6 +63,10 @@ class Explainer {
       : Explainer(read_model(model_path), space) {}
 
   Model const& model() const { return model_; }
+  /// Bounds the scratch memory of one call (default 256 MiB: path buffers, frames and per-tree values
+  /// take about 1 KiB per row at depth 8); larger inputs run as several launches over row chunks.
+  /// The values do not depend on it.
+  void set_scratch_limit(std::size_t bytes) { scratch_limit_ = bytes; }
   int groups() const { return model_.num_outputs(); }
   int columns() const { return model_.num_feature + 1; }
 
@@ -113,7 +117,7 @@ class Explainer {
 
  private:
   /// Checks the call, then runs `launch(forest, workspace, row0, n)` over row chunks whose scratch
-  /// stays within 256 MiB.
+  /// stays within scratch_limit_ (at least one row per chunk).
   template <class Launch>
   void run(const_matrix_type X, ShapOptions const& opt, const_matrix_type base_margin, bool interactions,
            Launch&& launch) const {
@@ -146,7 +150,7 @@ class Explainer {
     f.missing = opt.missing;
     std::size_t const per_row = ShapWorkspace<ExecutionSpace>::bytes_per_row(forest_.max_depth, f.n_features, f.n_groups, interactions);
     int const chunk = static_cast<int>(std::max<std::size_t>(1, std::min<std::size_t>(static_cast<std::size_t>(n_rows),
-                                                                                        (std::size_t{256} << 20) / per_row)));
+                                                                                        scratch_limit_ / per_row)));
     std::unique_lock<std::mutex> lock;
     constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, memory_space>::accessible;
     if (host) lock = std::unique_lock<std::mutex>(detail::host_launch_mutex());
@@ -160,6 +164,7 @@ class Explainer {
   Model model_;
   ShapForestArrays<memory_space> forest_;
   Kokkos::View<const float*, memory_space> base_score_;
+  std::size_t scratch_limit_ = std::size_t{256} << 20;
 };
 
 }  // namespace kboost
