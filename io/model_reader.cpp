@@ -37,8 +37,10 @@ nlohmann::json to_plain_json(fjson const& v, std::string const& source, std::str
   }
 }
 
-/// XGBoost 1.4–3.0 writes bare NaN (and possibly Infinity) into JSON; map them to tokens nlohmann
-/// accepts: NaN -> null (read back as NaN), Infinity -> 1e999 (strtof gives inf). Strings untouched.
+/// XGBoost writes bare NaN and ±Infinity into JSON (its own to_chars, src/common/charconv.cc; e.g.
+/// split conditions of GPU-trained trees); map them to tokens nlohmann accepts: NaN -> null (read
+/// back as NaN), ±Infinity -> the string "±Infinity" (read back as ±inf by f32s; nlohmann refuses
+/// numbers that overflow, such as 1e999). Strings untouched.
 std::string sanitize_json_text(std::string const& in) {
   if (in.find("NaN") == std::string::npos && in.find("Infinity") == std::string::npos) return in;
   std::string out;
@@ -58,8 +60,9 @@ std::string sanitize_json_text(std::string const& in) {
       out += "null";
       i += 2;
     } else if (in.compare(i, 8, "Infinity") == 0) {
-      if (!out.empty() && out.back() == '+') out.pop_back();
-      out += "1e999";
+      bool const negative = !out.empty() && out.back() == '-';
+      if (!out.empty() && (out.back() == '+' || out.back() == '-')) out.pop_back();
+      out += negative ? "\"-Infinity\"" : "\"Infinity\"";
       i += 7;
     } else {
       out.push_back(c);
@@ -137,6 +140,8 @@ struct Ctx {
       if (e.is_number_float()) out[i] = e.get<float>();
       else if (e.is_number_integer()) out[i] = static_cast<float>(e.get<long long>());
       else if (e.is_null()) out[i] = std::numeric_limits<float>::quiet_NaN();
+      else if (e.is_string() && (e.get<std::string>() == "Infinity" || e.get<std::string>() == "-Infinity"))
+        out[i] = e.get<std::string>()[0] == '-' ? -std::numeric_limits<float>::infinity() : std::numeric_limits<float>::infinity();
       else error(key, "entry " + std::to_string(i) + " is not a number");
     }
     return out;

@@ -141,3 +141,21 @@ TEST_CASE("model reader " TEST_BACKEND ": malformed models are clear errors", "[
   CHECK_NOTHROW(parse_model(full, "tiny.ubj"));
   CHECK_THROWS_WITH(kboost::read_model("/nonexistent/model.json"), ContainsSubstring("/nonexistent/model.json"));
 }
+
+TEST_CASE("model reader " TEST_BACKEND ": upstream's bare Infinity and -Infinity in JSON are read as float values",
+          "[model_reader]") {
+  // XGBoost's own JSON writer (src/common/charconv.cc) spells non-finite floats as bare words;
+  // GPU-trained trees carry -Infinity split conditions.
+  std::string text = kboost::test::read_file(kboost::test::golden_path("models/reg_squarederror.json"));
+  std::string const key = "\"split_conditions\":[";
+  auto const at = text.find(key) + key.size();
+  auto const end = text.find(',', at);
+  auto const second_end = text.find(',', end + 1);
+  text = text.substr(0, at) + "-Infinity," + "+Infinity" + text.substr(second_end);
+  kboost::Model const m = kboost::parse_model(text, "inf.json");
+  auto const& c = m.trees.at(0).split_conditions;
+  CHECK(std::isinf(c[0]));
+  CHECK(c[0] < 0);
+  CHECK(std::isinf(c[1]));
+  CHECK(c[1] > 0);
+}
