@@ -14,6 +14,8 @@
 #       kboost's perf/bench_train_gpu writes the data and times its
 #       fits (first fit tunes), then upstream's driver times 4 fits on that file (first = fair
 #       comparison, later ones reuse upstream's sketch); CSVs and logs into <out>
+#   perf/upstream_gpu/run.sh shap <dir> <bench_shap> <out> ROWS TREES DEPTH
+#       (there) SHAP contributions: upstream's GPUTreeShap beside perf/bench_shap (see below)
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 case "${1:-}" in
@@ -38,6 +40,8 @@ case "${1:-}" in
     nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
     "$nvcc" -O2 -std=c++17 "$repo/perf/upstream_gpu/xgb_predict_gpu.cpp" -I"$dir/src/include" -L"$dir/src/lib" \
       -Xlinker -rpath,"$dir/src/lib" -lxgboost -o "$dir/xgb_predict_gpu.tmp"
+    g++ -O2 -std=c++17 "$repo/perf/upstream_gpu/xgb_shap_gpu.cpp" -I"$dir/src/include" -L"$dir/src/lib" \
+      -Wl,-rpath,"$dir/src/lib" -lxgboost -o "$dir/xgb_shap_gpu"
     mv "$dir/xgb_predict_gpu.tmp" "$dir/xgb_predict_gpu"  # whole, or absent, for a poller
     echo "$SECONDS" >"$dir/build.seconds" ;;
   bench)
@@ -49,5 +53,20 @@ case "${1:-}" in
       --csv "$out/kboost_$tag.csv" --write-data "$data" >"$out/kboost_$tag.log" 2>&1
     "$dir/xgb_train_gpu" "$data" "$rounds" "$depth" 4 >"$out/upstream_$tag.csv" 2>"$out/upstream_$tag.log"
     rm -f "$data" ;;
-  *) echo "usage: perf/upstream_gpu/run.sh source|build|bench ..." >&2; exit 2 ;;
+  shap)
+    # perf/upstream_gpu/run.sh shap <dir> <bench_shap> <out> ROWS TREES DEPTH: the same synthetic
+    # data (28 features, 10% missing) for both; upstream trains the model on the GPU and times its
+    # GPU contributions; kboost times its own on that model and compares the values.
+    dir=$(realpath "$2") bench=$(realpath "$3") out=$4 rows=$5 trees=$6 depth=$7
+    mkdir -p "$out" && out=$(realpath "$out")
+    tag=${rows}x28_t${trees}_d${depth}
+    work=/tmp/kboost_shap_$tag && mkdir -p "$work"
+    "$bench" gen --rows "$rows" --train-rows 200000 --features 28 --out-dir "$work"
+    "$dir/xgb_shap_gpu" "$work/train.bin" "$work/eval.bin" "$trees" "$depth" "$work/model.json" "$work/upstream.f32" \
+      >"$out/upstream_shap_$tag.csv" 2>"$out/upstream_shap_$tag.log"
+    "$bench" time --model "$work/model.json" --data "$work/eval.bin" --upstream "$work/upstream.f32" --repeats 2 \
+      >"$out/kboost_shap_$tag.csv" 2>"$out/kboost_shap_$tag.log"
+    "$bench" time --model "$work/model.json" --data "$work/eval.bin" --approx --repeats 2 \
+      >"$out/kboost_shap_approx_$tag.csv" 2>>"$out/kboost_shap_$tag.log" ;;
+  *) echo "usage: perf/upstream_gpu/run.sh source|build|bench|shap ..." >&2; exit 2 ;;
 esac
