@@ -148,6 +148,7 @@ int main(int argc, char* argv[]) {
   CLI11_PARSE(app, argc, argv);
   try {
     if (*gen) {
+      std::filesystem::create_directories(out_dir);
       write_rows(out_dir + "/train.bin", 0, train_rows, features);
       write_rows(out_dir + "/eval.bin", 1ull << 40, rows, features);
       return 0;
