@@ -113,7 +113,7 @@ int run_shap(PredictArgs const& a, Model model, Kokkos::View<float**, Kokkos::La
   opt.approx_contribs = a.approx_contribs;
   std::tie(opt.iteration_begin, opt.iteration_end) = parse_range(a.iteration_range);
   opt.missing = a.missing;
-  Kokkos::View<float**, Kokkos::LayoutRight, mem> X("kboost::predict::X", X_host.extent(0), X_host.extent(1));
+  auto X = allocate_view<Kokkos::View<float**, Kokkos::LayoutRight, mem>>("kboost::predict::X", false, X_host.extent(0), X_host.extent(1));
   Kokkos::deep_copy(X, X_host);
   std::vector<double> kernel;
   // Times the calls; the last call's values go to the file as rows x (everything else).
@@ -174,9 +174,9 @@ int run(PredictArgs const& a) {
   std::tie(opt.iteration_begin, opt.iteration_end) = parse_range(a.iteration_range);
   opt.missing = a.missing;
 
-  Kokkos::View<float**, Kokkos::LayoutRight, mem> X("kboost::predict::X", X_host.extent(0), X_host.extent(1));
-  auto out = Kokkos::View<float**, Kokkos::LayoutRight, mem>("kboost::predict::out", X_host.extent(0),
-                                                              static_cast<std::size_t>(predictor.output_columns(opt)));
+  auto X = allocate_view<Kokkos::View<float**, Kokkos::LayoutRight, mem>>("kboost::predict::X", false, X_host.extent(0), X_host.extent(1));
+  auto out = allocate_view<Kokkos::View<float**, Kokkos::LayoutRight, mem>>("kboost::predict::out", false, X_host.extent(0),
+                                                                            static_cast<std::size_t>(predictor.output_columns(opt)));
   auto out_host = Kokkos::create_mirror_view(out);
   std::vector<double> h2d, kernel, d2h;
   for (int r = 0; r < std::max(1, a.repeat); ++r) {

@@ -21,6 +21,7 @@
 #include <utility>
 #include <vector>
 
+#include <kboost/core/device_memory.hpp>
 #include <kboost/core/collective.hpp>
 #include <kboost/core/compat.hpp>
 #include <kboost/core/dmatrix.hpp>
@@ -199,7 +200,7 @@ class BasicBooster {
  private:
   static matrix upload_dense(HostDMatrix const& m) {
     auto hd = densify(Kokkos::DefaultHostExecutionSpace(), m);
-    matrix d(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::train::X"), hd.extent(0), hd.extent(1));
+    auto d = allocate_view<matrix>("kboost::train::X", false, hd.extent(0), hd.extent(1));
     counted_deep_copy(d, hd);
     return d;
   }
@@ -403,7 +404,7 @@ void BasicBooster<ExecutionSpace>::train(TrainParams const& p, HostDMatrix const
     } else if constexpr (std::is_same_v<matrix, decltype(hX)>) {
       X = hX;  // host memory space: the rows are the training matrix
     } else {
-      X = matrix(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::train::X"), hX.extent(0), hX.extent(1));
+      X = allocate_view<matrix>("kboost::train::X", false, hX.extent(0), hX.extent(1));
       staged_upload(space_, X, Kokkos::View<const float**, Kokkos::LayoutRight, Kokkos::HostSpace>(hX));
     }
     label = counted_copy_to<Mem>(dtrain.label);
@@ -549,9 +550,8 @@ void BasicBooster<ExecutionSpace>::fit_rounds(TrainParams const& p, HostDMatrix 
                              "with no eval_metric leaves none");
 
   std::vector<std::uint32_t> const groups = group_offsets(dtrain);
-  Kokkos::View<GradientPair**, Kokkos::LayoutRight, Mem> gpair(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::train::gpair"), n_groups, rows);
-  Kokkos::View<GradientPairInt64*, Mem> gq(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::train::gq"), rows);
+  auto gpair = allocate_view<Kokkos::View<GradientPair**, Kokkos::LayoutRight, Mem>>("kboost::train::gpair", false, n_groups, rows);
+  auto gq = allocate_view<Kokkos::View<GradientPairInt64*, Mem>>("kboost::train::gq", false, rows);
   std::vector<int> all_features(dtrain.n_features);
   for (std::size_t f = 0; f < all_features.size(); ++f) all_features[f] = static_cast<int>(f);
 

@@ -13,6 +13,7 @@
 #include <string>
 #include <utility>
 
+#include <kboost/core/device_memory.hpp>
 #include <kboost/core/model.hpp>
 #include <kboost/core/output_transform.hpp>
 #include <kboost/engine/predictor.hpp>
@@ -75,8 +76,8 @@ class Explainer {
   /// \throws std::runtime_error on a feature-count or shape mismatch or an iteration range that does
   /// not start at 0.
   contributions_type contributions(const_matrix_type X, ShapOptions const& opt = {}, const_matrix_type base_margin = {}) const {
-    contributions_type out(Kokkos::view_alloc(std::string("kboost::shap::contributions"), Kokkos::WithoutInitializing),
-                           X.extent(0), static_cast<std::size_t>(groups()), static_cast<std::size_t>(columns()));
+    auto out = allocate_view<contributions_type>("kboost::shap::contributions", false, X.extent(0),
+                                                 static_cast<std::size_t>(groups()), static_cast<std::size_t>(columns()));
     contributions_into(X, out, opt, base_margin);
     return out;
   }
@@ -95,9 +96,9 @@ class Explainer {
 
   /// Interaction values of X into a new rows × G × (F + 1) × (F + 1) View (same errors).
   interactions_type interactions(const_matrix_type X, ShapOptions const& opt = {}, const_matrix_type base_margin = {}) const {
-    interactions_type out(Kokkos::view_alloc(std::string("kboost::shap::interactions"), Kokkos::WithoutInitializing),
-                          X.extent(0), static_cast<std::size_t>(groups()), static_cast<std::size_t>(columns()),
-                          static_cast<std::size_t>(columns()));
+    auto out = allocate_view<interactions_type>("kboost::shap::interactions", false, X.extent(0),
+                                                static_cast<std::size_t>(groups()), static_cast<std::size_t>(columns()),
+                                                static_cast<std::size_t>(columns()));
     interactions_into(X, out, opt, base_margin);
     return out;
   }

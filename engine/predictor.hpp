@@ -17,6 +17,7 @@
 #include <vector>
 
 #include <kboost/core/compat.hpp>
+#include <kboost/core/device_memory.hpp>
 #include <kboost/core/model.hpp>
 #include <kboost/core/output_transform.hpp>
 #include <kboost/kernels/device_forest.hpp>
@@ -101,8 +102,8 @@ class Predictor {
   /// optional) replaces the base score as upstream's DMatrix base_margin.
   /// \throws std::runtime_error on a feature-count or shape mismatch or a bad iteration range.
   matrix_type predict(const_matrix_type X, PredictOptions const& opt = {}, const_matrix_type base_margin = {}) const {
-    matrix_type out(Kokkos::view_alloc(std::string("kboost::predict::out"), Kokkos::WithoutInitializing), X.extent(0),
-                    static_cast<std::size_t>(output_columns(opt)));
+    auto out = allocate_view<matrix_type>("kboost::predict::out", false, X.extent(0),
+                                          static_cast<std::size_t>(output_columns(opt)));
     predict_into(X, out, opt, base_margin);
     return out;
   }

@@ -3,6 +3,7 @@
 /// Maps each (row, feature) value to its global histogram bin, as upstream's
 /// HistogramCuts::SearchBin (src/common/hist_util.h): upper_bound over the feature's cuts,
 /// clamped to the feature's last bin; NaN (missing) maps to -1.
+#include <kboost/core/device_memory.hpp>
 #include <kboost/kernels/hist_cuts.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -83,8 +84,7 @@ Kokkos::View<BinT**, Kokkos::LayoutRight, Mem> bin_codes(ExecutionSpace const& s
     throw std::runtime_error("bin_codes: a feature's bins do not fit " + std::to_string(8 * sizeof(BinT)) + "-bit codes");
   compat::ScopedRegion region("kboost::binning::bin_codes");
   std::size_t const rows = X.extent(0), features = X.extent(1);
-  Kokkos::View<BinT**, Kokkos::LayoutRight, Mem> codes(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::binning::codes"), rows, features);
+  auto codes = allocate_view<Kokkos::View<BinT**, Kokkos::LayoutRight, Mem>>("kboost::binning::codes", false, rows, features);
   auto ptrs = cuts.ptrs;
   auto values = cuts.values;
   auto categorical = cuts.categorical;
@@ -129,8 +129,7 @@ Kokkos::View<BinT**, Kokkos::LayoutRight, Mem> bin_codes_csr(ExecutionSpace cons
   compat::ScopedRegion region("kboost::binning::bin_codes_csr");
   std::size_t const rows = row_map.extent(0) == 0 ? 0 : row_map.extent(0) - 1;
   std::size_t const features = n_features;
-  Kokkos::View<BinT**, Kokkos::LayoutRight, Mem> codes(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::binning::codes"), rows, features);
+  auto codes = allocate_view<Kokkos::View<BinT**, Kokkos::LayoutRight, Mem>>("kboost::binning::codes", false, rows, features);
   auto ptrs = cuts.ptrs;
   auto cut_values = cuts.values;
   auto categorical = cuts.categorical;
@@ -193,8 +192,7 @@ Kokkos::View<std::int32_t**, Kokkos::LayoutRight, Mem> bin_matrix(
                              std::to_string(cuts.n_features()));
   compat::ScopedRegion region("kboost::binning::bin_matrix");
   std::size_t const rows = X.extent(0), features = X.extent(1);
-  Kokkos::View<std::int32_t**, Kokkos::LayoutRight, Mem> bins(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::binning::bins"), rows, features);
+  auto bins = allocate_view<Kokkos::View<std::int32_t**, Kokkos::LayoutRight, Mem>>("kboost::binning::bins", false, rows, features);
   auto ptrs = cuts.ptrs;
   auto values = cuts.values;
   auto categorical = cuts.categorical;

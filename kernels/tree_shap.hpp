@@ -18,6 +18,7 @@
 #include <type_traits>
 
 #include <kboost/core/compat.hpp>
+#include <kboost/core/device_memory.hpp>
 #include <kboost/kernels/device_forest.hpp>
 #include <kboost/kernels/shap_layout.hpp>
 
@@ -316,15 +317,14 @@ struct ShapWorkspace {
   Kokkos::View<float**, layout, memory_space> diag, off, on;
 
   ShapWorkspace(int rows, int max_depth, int n_features, int n_groups, bool interactions)
-      : path(Kokkos::view_alloc(std::string("kboost::shap::path"), Kokkos::WithoutInitializing), rows,
-             shap_path_length(max_depth)),
-        stack(Kokkos::view_alloc(std::string("kboost::shap::stack"), Kokkos::WithoutInitializing), rows, max_depth + 1),
-        tree_phi("kboost::shap::tree_phi", rows, n_features + 1) {
+      : path(allocate_view<decltype(path)>("kboost::shap::path", false, rows, shap_path_length(max_depth))),
+        stack(allocate_view<decltype(stack)>("kboost::shap::stack", false, rows, max_depth + 1)),
+        tree_phi(allocate_view<decltype(tree_phi)>("kboost::shap::tree_phi", true, rows, n_features + 1)) {
     if (interactions) {
       std::size_t const cols = static_cast<std::size_t>(n_groups) * static_cast<std::size_t>(n_features + 1);
-      diag = decltype(diag)(Kokkos::view_alloc(std::string("kboost::shap::diag"), Kokkos::WithoutInitializing), rows, cols);
-      off = decltype(off)(Kokkos::view_alloc(std::string("kboost::shap::off"), Kokkos::WithoutInitializing), rows, cols);
-      on = decltype(on)(Kokkos::view_alloc(std::string("kboost::shap::on"), Kokkos::WithoutInitializing), rows, cols);
+      diag = allocate_view<decltype(diag)>("kboost::shap::diag", false, rows, cols);
+      off = allocate_view<decltype(off)>("kboost::shap::off", false, rows, cols);
+      on = allocate_view<decltype(on)>("kboost::shap::on", false, rows, cols);
     }
   }
   /// Bytes per row, to size the row chunks.
