@@ -60,7 +60,14 @@ int main(int argc, char** argv) {
                                         std::to_string(KOKKOS_VERSION) + ", OMP_WAIT_POLICY " + wait_policy() + ")");
   int threads = 0;
   kboost::cli::Commands const commands = kboost::cli::add_commands(app, threads);
-  CLI11_PARSE(app, argc, argv);
+  // Usage errors (unknown option, missing or conflicting flags, a value outside its range) exit with
+  // status 2, as getopt-style tools do; CLI11's own codes (105-109) would say nothing to a script.
+  // --help and --version exit 0.
+  try {
+    app.parse(argc, argv);
+  } catch (CLI::ParseError const& e) {
+    return app.exit(e) == 0 ? 0 : 2;
+  }
 
   // A rank's error: on one process, or when every rank agreed on it (kboost::run_on_all_ranks), the
   // message (once) and exit status 1; a failure on one rank alone stops the whole job (MPI_Abort),

@@ -5,6 +5,7 @@
 
 #include <cstdlib>
 #include <string>
+#include <sys/wait.h>
 
 #include <kboost/core/compat.hpp>
 #include <kboost/core/version.hpp>
@@ -36,4 +37,17 @@ TEST_CASE("cli " TEST_BACKEND ": --version and host thread limits", "[cli]") {
     CHECK(rc != 0);
     CHECK_THAT(kboost::test::read_file((dir / "omp.txt").string()), ContainsSubstring("OMP_NUM_THREADS"));
   }
+}
+
+TEST_CASE("cli " TEST_BACKEND ": usage errors exit with status 2, failures with 1, help with 0", "[cli]") {
+  using Catch::Matchers::ContainsSubstring;
+  auto const dir = kboost::test::temp_dir("cli_exit_status");
+  std::string out;
+  auto status = [](int rc) { return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1; };
+  CHECK(status(kboost::test::run_cli(dir, "--bogus", out)) == 2);
+  CHECK(status(kboost::test::run_cli(dir, "", out)) == 2);
+  CHECK(status(kboost::test::run_cli(dir, "predict --model m.json --data d.csv --out o.csv --pred-contribs --output-margin", out)) == 2);
+  CHECK_THAT(out, ContainsSubstring("excludes"));
+  CHECK(status(kboost::test::run_cli(dir, "predict --model missing.json --data d.csv --out o.csv", out)) == 1);
+  CHECK(status(kboost::test::run_cli(dir, "train --help", out)) == 0);
 }
