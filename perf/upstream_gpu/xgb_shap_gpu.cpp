@@ -9,6 +9,8 @@
 /// CONTRIBS_OUT. Prints CSV: what,rows,trees,seconds. Built by perf/upstream_gpu/run.sh build.
 #include <xgboost/c_api.h>
 
+#include "bench_file.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -20,32 +22,9 @@
 #include <string>
 #include <vector>
 
-namespace {
-
-void check(int rc, char const* what) {
-  if (rc != 0) throw std::runtime_error(std::string(what) + ": " + XGBGetLastError());
-}
-
-struct Rows {
-  std::int64_t rows = 0, cols = 0;
-  std::vector<float> X, y;
-};
-
-Rows read_rows(std::string const& path) {
-  Rows d;
-  std::ifstream in(path, std::ios::binary);
-  in.read(reinterpret_cast<char*>(&d.rows), 8);
-  in.read(reinterpret_cast<char*>(&d.cols), 8);
-  if (!in || d.rows <= 0 || d.cols <= 0) throw std::runtime_error(path + ": bad header");
-  d.X.resize(static_cast<std::size_t>(d.rows * d.cols));
-  d.y.resize(static_cast<std::size_t>(d.rows));
-  in.read(reinterpret_cast<char*>(d.X.data()), static_cast<std::streamsize>(d.X.size() * 4));
-  in.read(reinterpret_cast<char*>(d.y.data()), static_cast<std::streamsize>(d.y.size() * 4));
-  if (!in) throw std::runtime_error(path + ": truncated");
-  return d;
-}
-
-}  // namespace
+using upstream_bench::check;
+using upstream_bench::Rows;
+using upstream_bench::read_rows;
 
 int main(int argc, char** argv) {
   if (argc < 7) {

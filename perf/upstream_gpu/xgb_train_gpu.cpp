@@ -10,6 +10,8 @@
 /// Built against upstream's C API (perf/upstream_gpu/run.sh builds upstream and this driver).
 #include <xgboost/c_api.h>
 
+#include "bench_file.hpp"
+
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -20,13 +22,7 @@
 #include <string>
 #include <vector>
 
-namespace {
-
-void check(int rc, char const* what) {
-  if (rc != 0) throw std::runtime_error(std::string(what) + ": " + XGBGetLastError());
-}
-
-}  // namespace
+using upstream_bench::check;
 
 int main(int argc, char** argv) {
   if (argc < 4) {
@@ -36,15 +32,10 @@ int main(int argc, char** argv) {
   try {
     std::string const path = argv[1], depth = argv[3], device = argc > 5 ? argv[5] : "cuda";
     int const rounds = std::atoi(argv[2]), fits = argc > 4 ? std::atoi(argv[4]) : 4;
-    std::ifstream in(path, std::ios::binary);
-    std::int64_t rows = 0, cols = 0;
-    in.read(reinterpret_cast<char*>(&rows), 8);
-    in.read(reinterpret_cast<char*>(&cols), 8);
-    if (!in || rows <= 0 || cols <= 0) throw std::runtime_error(path + ": bad header");
-    std::vector<float> X(static_cast<std::size_t>(rows * cols)), y(static_cast<std::size_t>(rows));
-    in.read(reinterpret_cast<char*>(X.data()), static_cast<std::streamsize>(X.size() * 4));
-    in.read(reinterpret_cast<char*>(y.data()), static_cast<std::streamsize>(y.size() * 4));
-    if (!in) throw std::runtime_error(path + ": truncated");
+    upstream_bench::Rows const data = upstream_bench::read_rows(path);
+    std::int64_t const rows = data.rows, cols = data.cols;
+    std::vector<float> const& X = data.X;
+    std::vector<float> const& y = data.y;
     DMatrixHandle d;
     check(XGDMatrixCreateFromMat(X.data(), rows, cols, NAN, &d), "XGDMatrixCreateFromMat");
     check(XGDMatrixSetFloatInfo(d, "label", y.data(), rows), "XGDMatrixSetFloatInfo");

@@ -292,24 +292,31 @@ def write_f32(path, a):
     np.ascontiguousarray(a, dtype="<f4").tofile(path)
 
 
-def make_case(cases, case, model_rel, booster, X, iteration_range=(0, 0), missing=None, base_margin=None):
-    n, f = X.shape
-    Xin = X.copy()
+def upstream_dmatrix(booster, X, missing=None, base_margin=None):
+    """DMatrix of X with the booster's feature names and types (categorical when it has types),
+    `missing` (None = NaN only) and optional base margins."""
     kw = {}
     if booster.feature_names:
         kw["feature_names"] = booster.feature_names
     if booster.feature_types:
         kw["feature_types"] = booster.feature_types
         kw["enable_categorical"] = True
-    d = xgb.DMatrix(Xin, missing=np.nan if missing is None else missing, **kw)
+    d = xgb.DMatrix(X, missing=np.nan if missing is None else missing, **kw)
     if base_margin is not None:
         d.set_base_margin(base_margin)
+    return d
+
+
+def make_case(cases, case, model_rel, booster, X, iteration_range=(0, 0), missing=None, base_margin=None):
+    n, f = X.shape
+    Xin = X.copy()
+    d = upstream_dmatrix(booster, Xin, missing, base_margin)
     ir = tuple(iteration_range)
     margin = booster.predict(d, output_margin=True, iteration_range=ir, strict_shape=True).reshape(n, -1)
     pred = booster.predict(d, iteration_range=ir, strict_shape=True).reshape(n, -1)
     arrays = [("X", X), ("margin", margin), ("pred", pred)]
     if ir[0] == 0:  # upstream: "Predict leaf supports only iteration end"
-        dl = xgb.DMatrix(Xin[:LEAF_ROWS], missing=np.nan if missing is None else missing, **kw)
+        dl = upstream_dmatrix(booster, Xin[:LEAF_ROWS], missing)
         leaf = booster.predict(dl, pred_leaf=True, iteration_range=ir).reshape(min(n, LEAF_ROWS), -1)
         arrays.append(("leaf", leaf))
     files = {}

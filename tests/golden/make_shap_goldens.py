@@ -67,19 +67,6 @@ def upstream_message(err):
     return re.sub(r"^\[\d\d:\d\d:\d\d\]\s*", "", line)
 
 
-def dmatrix(booster, X, missing, bm):
-    kw = {}
-    if booster.feature_names:
-        kw["feature_names"] = booster.feature_names
-    if booster.feature_types:
-        kw["feature_types"] = booster.feature_types
-        kw["enable_categorical"] = True
-    d = xgb.DMatrix(X, missing=np.nan if missing is None else missing, **kw)
-    if bm is not None:
-        d.set_base_margin(bm)
-    return d
-
-
 def write_f32(name, a):
     np.ascontiguousarray(a, dtype="<f4").tofile(os.path.join(OUT, name))
 
@@ -103,8 +90,8 @@ def make_case(pc):
     missing = pc["missing"]
     booster = mpg.booster_for_upstream(model_path(pc["model"]))
     ir = (0, end)
-    d = dmatrix(booster, X, missing, bm)
-    di = dmatrix(booster, X[:inter_rows], missing, None if bm is None else bm[:inter_rows])
+    d = mpg.upstream_dmatrix(booster, X, missing, bm)
+    di = mpg.upstream_dmatrix(booster, X[:inter_rows], missing, None if bm is None else bm[:inter_rows])
     try:
         margin = booster.predict(d, output_margin=True, iteration_range=ir, strict_shape=True).reshape(rows, -1)
         contribs = booster.predict(d, pred_contribs=True, iteration_range=ir, strict_shape=True)
