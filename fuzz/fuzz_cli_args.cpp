@@ -2,12 +2,13 @@
 /// "kboost") -> CLI11 parsing of the real `kboost` command line (apps/app.hpp add_commands: every
 /// subcommand and option main registers, plus a --version flag), then refuse_unknown_arguments on
 /// the parsed subcommand as its runner would. Parse only: no runner is called, nothing is read,
-/// trained or written.
+/// trained or written. The app is built once per process and cleared before each input
+/// (cli_app.hpp).
 #include <vector>
 
-#include "app.hpp"
 #include "train_params.hpp"
 
+#include "cli_app.hpp"
 #include "fuzz_support.hpp"
 
 namespace {
@@ -30,11 +31,9 @@ extern "C" int LLVMFuzzerTestOneInput(std::uint8_t const* data, std::size_t size
   std::vector<std::string> const args = tokens(data, size);
   std::vector<char const*> argv{"kboost"};
   for (auto const& a : args) argv.push_back(a.c_str());
+  static kboost::fuzz::CliApp cli;
   kboost::fuzz::refusals_only([&] {
-    CLI::App app{"kboost"};
-    app.set_version_flag("--version", "kboost (fuzz)");
-    int threads = 0;
-    kboost::cli::Commands const commands = kboost::cli::add_commands(app, threads);  // owns what options write
+    CLI::App& app = cli.cleared();
     app.parse(static_cast<int>(argv.size()), argv.data());
     for (CLI::App const* sub : app.get_subcommands()) kboost::cli::refuse_unknown_arguments(*sub);
   });
