@@ -5,11 +5,23 @@
 #          kill the target holds the old bytes or the complete new ones, never a torn file (model from
 #          `train`, predictions from `predict`); a `train --checkpoint-every` killed at random resumes
 #          to the bytes of an uninterrupted run.
-#   limit: a write cut short by the file-size limit (RLIMIT_FSIZE, as a full disk cuts it) is an
-#          error naming the file and the cause, exit status 1, and the old file is left as it was.
-#   run.sh <kill|limit> <kboost> <work dir> [kills per target, default 12]
+#   limit: a write cut short by the file-size limit (RLIMIT_FSIZE) is an error naming the file and
+#          the cause, exit status 1, and the old file is left as it was.
+#   full:  the same on a full disk: a tmpfs of a few hundred KiB mounted in a private user and
+#          mount namespace (unshare; no privilege needed, nothing outside the test sees it), filled
+#          by the model, prediction and checkpoint writes; after the disk grows, --resume from the
+#          checkpoints that were written finishes with the bytes of an uninterrupted run. Skipped
+#          (exit 77) where namespaces are not allowed.
+#   run.sh <kill|limit|full> <kboost> <work dir> [kills per target, default 12]
 set -euo pipefail
 what=$1 kboost=$2 work=$3 kills=${4:-12}
+if [ "$what" = full ] && [ -z "${KBOOST_FAULTS_IN_NAMESPACE:-}" ]; then
+  if ! unshare --user --map-root-user --mount true 2>/dev/null; then
+    echo "SKIP: no user and mount namespace here (unshare --user --map-root-user --mount failed), so no private tmpfs to fill"
+    exit 77
+  fi
+  KBOOST_FAULTS_IN_NAMESPACE=1 exec unshare --user --map-root-user --mount bash "$0" "$@"
+fi
 rm -rf "$work" && mkdir -p "$work" && cd "$work"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
@@ -107,6 +119,48 @@ limit)
   cmp -s out.csv old.csv || fail "prediction write over the size limit changed out.csv"
   compgen -G "out.*.tmp.*" >/dev/null && fail "a temporary file was left behind"
   echo "size limit: model and prediction writes fail naming the file and cause; old files unchanged"
+  ;;
+full)
+  # room for the old files and half of the new model
+  size_kb=$(( ($(wc -c < old.json) + $(wc -c < old.csv) + $(wc -c < new.json) / 2) / 1024 ))
+  mkdir disk
+  mount -t tmpfs -o size=${size_kb}k kboost-faults-full disk
+  cp old.json disk/out.json
+  cp old.csv disk/out.csv
+  # expect_full <file> <command...>: exit status 1, the file and ENOSPC named, no temporary left
+  expect_full() {
+    local file=$1 msg rc
+    shift
+    set +e
+    msg=$("$@" 2>&1 >/dev/null)
+    rc=$?
+    set -e
+    [ $rc -eq 1 ] || fail "write to a full disk: exit status $rc, expected 1 ($msg)"
+    grep -q "$file.*write failed (No space left on device)" <<<"$msg" || fail "write to a full disk: '$msg'"
+    compgen -G "disk/*.tmp.*" >/dev/null && fail "a temporary file was left on the full disk"
+    echo "  $msg"
+  }
+  expect_full disk/out.json "$kboost" "${args[@]}" --num-round $rounds --model-out disk/out.json
+  cmp -s disk/out.json old.json || fail "model write to a full disk changed out.json"
+  dd if=/dev/zero of=disk/filler bs=4096 2>/dev/null || true  # fills the disk to the last page
+  truncate -s -8K disk/filler                                  # 8 KiB left: the write starts, then fails
+  expect_full disk/out.csv "$kboost" predict --model new.json --data "$train" --format libsvm --pred-leaf --out disk/out.csv
+  cmp -s disk/out.csv old.csv || fail "prediction write to a full disk changed out.csv"
+  rm disk/filler
+  expect_full "disk/ck/checkpoint-" "$kboost" "${args[@]}" --num-round $rounds --checkpoint-every 5 \
+    --checkpoint-dir disk/ck --model-out ck.json
+  written=$(ls disk/ck | wc -l)
+  [ "$written" -gt 0 ] || fail "no checkpoint fitted on the disk"
+  for f in disk/ck/*; do
+    python3 -c 'import json, sys; assert json.load(open(sys.argv[1]))["format"] == "kboost-checkpoint"' "$f" \
+      || fail "$f left by a full disk is not a complete checkpoint"
+  done
+  mount -o remount,size=64m disk
+  "$kboost" "${args[@]}" --num-round $rounds --checkpoint-every 5 --checkpoint-dir disk/ck --resume \
+    --model-out ck.json >/dev/null || fail "resume after the disk grew failed"
+  cmp -s ck.json new.json || fail "resume after a full disk: other bytes than an uninterrupted run"
+  echo "full disk (${size_kb} KiB tmpfs): model, prediction and checkpoint writes fail naming the file and cause;"
+  echo "old files unchanged; $written checkpoints written before the disk filled are complete, and resuming finishes with the bytes of an uninterrupted run"
   ;;
 *) fail "unknown case $what" ;;
 esac
