@@ -24,6 +24,9 @@
 namespace kboost::cli {
 namespace {
 
+/// Where --timing reports go: standard error when the predictions take standard output.
+std::ostream& timing_stream(std::string const& out) { return out == "-" ? std::cerr : std::cout; }
+
 struct PredictArgs {
   std::string model, data, out, iteration_range, reference_data;
   ReadOptions read;
@@ -134,7 +137,7 @@ int run_shap(PredictArgs const& a, Model model, Kokkos::View<float**, Kokkos::La
   if (a.pred_interactions) explain([&] { return explainer.interactions(X, opt); });
   else explain([&] { return explainer.contributions(X, opt); });
   if (a.timing)
-    std::cout << "backend " << exec::name() << ", rows " << X_host.extent(0) << ", trees " << explainer.model().trees.size()
+    timing_stream(a.out) << "backend " << exec::name() << ", rows " << X_host.extent(0) << ", trees " << explainer.model().trees.size()
               << ", " << (a.pred_interactions ? "interactions" : "contributions")
               << (a.approx_contribs ? " (approx)" : "") << ", calls " << kernel.size() << "\n"
               << "kernel:         " << stats(kernel) << "\n";
@@ -194,7 +197,7 @@ int run(PredictArgs const& a) {
   }
   write_predictions(a.out, out_host);
   if (a.timing) {
-    std::cout << "backend " << exec::name() << ", rows " << X_host.extent(0) << ", trees " << predictor.model().trees.size()
+    timing_stream(a.out) << "backend " << exec::name() << ", rows " << X_host.extent(0) << ", trees " << predictor.model().trees.size()
               << " (" << predictor.dense_trees() << " dense, " << predictor.compact_trees() << " compact), calls "
               << h2d.size() << "\n"
               << "model upload: " << std::fixed << std::setprecision(4) << predictor.upload_seconds() * 1e3 << " ms (once)\n"
@@ -212,7 +215,7 @@ Runner add_predict(CLI::App& app) {
   auto* sub = app.add_subcommand("predict", "predict with an XGBoost JSON/UBJSON model (bit-identical to XGBoost 3.2 CPU)");
   sub->add_option("--model", a->model, "XGBoost JSON or UBJSON model file")->required();
   sub->add_option("--data", a->data, "input data (CSV, LibSVM or HDF5)")->required();
-  sub->add_option("--out", a->out, "predictions: .csv (9 significant digits) or .h5/.hdf5")->required();
+  sub->add_option("--out", a->out, "predictions: .csv (9 significant digits), .h5/.hdf5, or - for CSV on standard output")->required();
   sub->add_flag("--output-margin", a->output_margin, "raw margins (no objective transform)");
   sub->add_flag("--pred-leaf", a->pred_leaf, "leaf node id per tree instead of predictions");
   auto* contribs = sub->add_flag("--pred-contribs", a->pred_contribs,

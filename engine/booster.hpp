@@ -743,4 +743,21 @@ std::vector<float> BasicBooster<ExecutionSpace>::job_base_score(ObjectiveParams 
   return from_bytes<float>(result);
 }
 
+// The Booster of each enabled backend is compiled once, into kboost's engine library
+// (engine/booster_<backend>.cpp): these declarations keep every includer (the CLI, the C API, the
+// tests, a user's program) from compiling the whole training pipeline again. Other execution
+// space types still instantiate from this header.
+#ifdef KOKKOS_ENABLE_SERIAL
+extern template class BasicBooster<Kokkos::Serial>;
+#endif
+#ifdef KOKKOS_ENABLE_OPENMP
+extern template class BasicBooster<Kokkos::OpenMP>;
+#endif
+#ifdef KOKKOS_ENABLE_CUDA
+extern template class BasicBooster<Kokkos::Cuda>;
+#endif
+#ifdef KOKKOS_ENABLE_HIP
+extern template class BasicBooster<compat::HIP>;
+#endif
+
 }  // namespace kboost

@@ -91,6 +91,27 @@ std::string column_desc(std::size_t c, std::vector<std::string> const& names) {
   return d;
 }
 
+/// Whether `line` is a LibSVM row ("label index:value ..."), which a CSV reading would take for one
+/// text column: two or more whitespace-separated tokens, every one after the first an index:value
+/// pair (or qid:value).
+bool looks_like_libsvm(std::string_view line) {
+  std::size_t tokens = 0, i = 0;
+  while (i < line.size()) {
+    while (i < line.size() && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r')) ++i;
+    std::size_t const start = i;
+    while (i < line.size() && line[i] != ' ' && line[i] != '\t' && line[i] != '\r') ++i;
+    if (start == i) break;
+    if (tokens++ == 0) continue;  // the label
+    std::string_view const token = line.substr(start, i - start);
+    std::size_t const colon = token.find(':');
+    if (colon == std::string_view::npos || colon == 0) return false;
+    std::string_view const index = token.substr(0, colon);
+    if (index != "qid" && !std::all_of(index.begin(), index.end(), [](char c) { return c >= '0' && c <= '9'; }))
+      return false;
+  }
+  return tokens >= 2;
+}
+
 }  // namespace
 
 HostDMatrix read_csv(TextSource const& src, ReadOptions const& opt) {
@@ -130,6 +151,8 @@ HostDMatrix read_csv(TextSource const& src, ReadOptions const& opt) {
   tokenize(lines[0], delim, fields);
   std::size_t const n_cols = fields.size();
   std::vector<std::string> first_row(fields.begin(), fields.end());
+  if (n_cols == 1 && looks_like_libsvm(lines[0]))
+    fail(path, line_no[0], "", "a row of index:value pairs: this is a LibSVM file, not CSV (read it with --format libsvm)");
 
   // Pass 1: every row (the first one too, provisionally) parsed to floats; per-column kinds.
   std::vector<float> vals(lines.size() * n_cols, kNaN);

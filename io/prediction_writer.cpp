@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <iostream>
 #include <limits>
 #include <stdexcept>
 
@@ -26,12 +27,9 @@ bool is_hdf5_path(std::string const& p) {
   throw std::runtime_error(path + ": " + what);
 }
 
-void write_csv(std::string const& tmp, std::string const& path,
-               Kokkos::View<const float**, Kokkos::LayoutRight, Kokkos::HostSpace> preds,
-               std::vector<std::string> const& names) {
-  std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-  if (!out) fail(path, "cannot open '" + tmp + "' for writing");
-  out.precision(std::numeric_limits<float>::max_digits10);  // 9 significant digits: exact round trip
+void put_csv(std::ostream& out, Kokkos::View<const float**, Kokkos::LayoutRight, Kokkos::HostSpace> preds,
+             std::vector<std::string> const& names) {
+  auto const precision = out.precision(std::numeric_limits<float>::max_digits10);  // 9 digits: exact round trip
   if (!names.empty()) {
     for (std::size_t j = 0; j < names.size(); ++j) out << (j ? "," : "") << names[j];
     out << '\n';
@@ -41,6 +39,15 @@ void write_csv(std::string const& tmp, std::string const& path,
     out << '\n';
   }
   out.flush();
+  out.precision(precision);
+}
+
+void write_csv(std::string const& tmp, std::string const& path,
+               Kokkos::View<const float**, Kokkos::LayoutRight, Kokkos::HostSpace> preds,
+               std::vector<std::string> const& names) {
+  std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+  if (!out) fail(path, "cannot open '" + tmp + "' for writing");
+  put_csv(out, preds, names);
   if (!out) fail(path, std::string("write failed (") + std::strerror(errno) + ")");
 }
 
@@ -83,6 +90,11 @@ void write_predictions(std::string const& path,
   if (!column_names.empty() && column_names.size() != preds.extent(1))
     fail(path, std::to_string(column_names.size()) + " column names for " + std::to_string(preds.extent(1)) +
                    " prediction columns");
+  if (path == "-") {  // standard output: CSV, nothing to make atomic
+    put_csv(std::cout, preds, column_names);
+    if (!std::cout) fail("standard output", std::string("write failed (") + std::strerror(errno) + ")");
+    return;
+  }
   // Temp file in the same directory, so the rename is atomic on one file system.
   std::string const tmp = temp_path_for(path);
   try {

@@ -3,6 +3,7 @@
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
 
+#include <algorithm>
 #include <cstdlib>
 #include <string>
 #include <sys/wait.h>
@@ -50,4 +51,28 @@ TEST_CASE("cli " TEST_BACKEND ": usage errors exit with status 2, failures with 
   CHECK_THAT(out, ContainsSubstring("excludes"));
   CHECK(status(kboost::test::run_cli(dir, "predict --model missing.json --data d.csv --out o.csv", out)) == 1);
   CHECK(status(kboost::test::run_cli(dir, "train --help", out)) == 0);
+}
+
+TEST_CASE("cli " TEST_BACKEND ": predict --out - writes the file's CSV to standard output", "[cli]") {
+  using Catch::Matchers::ContainsSubstring;
+  auto const dir = kboost::test::temp_dir("cli_stdout");
+  std::string const data = kboost::test::write_file(dir, "d.csv", "y,a,b\n0,1,5\n1,2,4\n0,3,\n1,4,2\n0,5,1\n1,6,0\n");
+  std::string const model = (dir / "m.json").string(), file = (dir / "p.csv").string();
+  std::string out;
+  REQUIRE(kboost::test::run_cli(dir, "train --data " + data + " --label-column 0 --objective binary:logistic --num-round 3 "
+                                     "--min_child_weight 0 --quiet --model-out " + model, out) == 0);
+  REQUIRE(kboost::test::run_cli(dir, "predict --model " + model + " --data " + data + " --label-column 0 --out " + file, out) == 0);
+  std::string const expected = kboost::test::read_file(file);
+  REQUIRE(std::count(expected.begin(), expected.end(), '\n') == 6);
+  std::string const to_stdout = (dir / "stdout.txt").string(), to_stderr = (dir / "stderr.txt").string();
+  auto const predict_to_stdout = [&](std::string const& extra) {
+    return std::system((std::string(KBOOST_CLI) + " predict --model " + model + " --data " + data + " --label-column 0 --out - " +
+                        extra + " > " + to_stdout + " 2> " + to_stderr)
+                           .c_str());
+  };
+  REQUIRE(predict_to_stdout("") == 0);
+  CHECK(kboost::test::read_file(to_stdout) == expected);
+  REQUIRE(predict_to_stdout("--timing") == 0);  // the timing report goes to standard error
+  CHECK(kboost::test::read_file(to_stdout) == expected);
+  CHECK_THAT(kboost::test::read_file(to_stderr), ContainsSubstring("kernel:"));
 }

@@ -51,6 +51,11 @@ TEST_CASE("CSV errors name file, line and column " TEST_BACKEND, "[io][readers][
                       ContainsSubstring(ragged + ":3") && ContainsSubstring("ragged row: 2 fields") &&
                           ContainsSubstring("has 3"));
 
+  // A LibSVM file read as CSV would be one column of text (categories): refused, naming the format.
+  auto libsvm = kboost::test::write_file(dir, "libsvm_as.csv", "1 0:0.5 3:2\n0 qid:4 1:1\n");
+  REQUIRE_THROWS_WITH(kboost::read_dataset(libsvm, with_format("csv")),
+                      ContainsSubstring(libsvm + ":1") && ContainsSubstring("this is a LibSVM file, not CSV"));
+
   auto text_label = kboost::test::write_file(dir, "text_label.csv", "a,y\n1,0\n2,1\n3,yes\n");
   REQUIRE_THROWS_WITH(kboost::read_dataset(text_label, lab),
                       ContainsSubstring(text_label + ":4") && ContainsSubstring("column 1 ('y')") &&
