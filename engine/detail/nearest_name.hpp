@@ -9,19 +9,23 @@
 namespace kboost::detail {
 
 /// Optimal string alignment distance (Levenshtein with adjacent transpositions: "max_dpeth" is one
-/// edit from "max_depth"), case-sensitive, over bytes.
+/// edit from "max_depth"), case-sensitive, over bytes. Three rolling rows of the table (the
+/// transposition looks two rows back).
 inline std::size_t edit_distance(std::string const& a, std::string const& b) {
   std::size_t const n = a.size(), m = b.size();
-  std::vector<std::vector<std::size_t>> d(n + 1, std::vector<std::size_t>(m + 1));
-  for (std::size_t i = 0; i <= n; ++i) d[i][0] = i;
-  for (std::size_t j = 0; j <= m; ++j) d[0][j] = j;
-  for (std::size_t i = 1; i <= n; ++i)
+  std::vector<std::size_t> two_back(m + 1), back(m + 1), row(m + 1);
+  for (std::size_t j = 0; j <= m; ++j) back[j] = j;
+  for (std::size_t i = 1; i <= n; ++i) {
+    row[0] = i;
     for (std::size_t j = 1; j <= m; ++j) {
       std::size_t const cost = a[i - 1] == b[j - 1] ? 0 : 1;
-      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
-      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+      row[j] = std::min({back[j] + 1, row[j - 1] + 1, back[j - 1] + cost});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) row[j] = std::min(row[j], two_back[j - 2] + 1);
     }
-  return d[n][m];
+    std::swap(two_back, back);
+    std::swap(back, row);
+  }
+  return back[m];
 }
 
 /// The name in `known` nearest to `given` when it is close enough to be a slip (at most a third of
@@ -31,8 +35,10 @@ inline std::string nearest_name(std::string const& given, std::vector<std::strin
   std::string best;
   std::size_t best_d = 0;
   for (auto const& k : known) {
-    std::size_t const d = edit_distance(given, k);
     std::size_t const allowed = std::max<std::size_t>(1, std::max(given.size(), k.size()) / 3);
+    std::size_t const length_gap = given.size() > k.size() ? given.size() - k.size() : k.size() - given.size();
+    if (length_gap > allowed) continue;  // the distance is at least the difference in length
+    std::size_t const d = edit_distance(given, k);
     if (d <= allowed && (best.empty() || d < best_d)) {
       best = k;
       best_d = d;
