@@ -13,6 +13,10 @@
 namespace kboost::io_detail {
 namespace {
 
+/// A name lookup (H5Lexists) that failed rather than answered: the root group's index (symbol
+/// table, local heap or B-tree) does not read back.
+constexpr char const* kUnreadableIndex = "cannot be looked up: the file's group index does not read (the file is corrupt)";
+
 /// HDF5 handle closed on scope exit.
 struct Handle {
   hid_t id;
@@ -126,8 +130,9 @@ void check_raw_data_extent(hid_t file, hid_t ds, std::string const& path, std::s
 std::optional<Dataset> read_float_dataset(hid_t file, std::string const& path, std::string const& name, bool optional,
                                           std::vector<std::int64_t>* ints = nullptr, RowRange rows = {}) {
   std::string const what = "dataset '" + name + "'";
-  htri_t exists = H5Lexists(file, name.c_str(), H5P_DEFAULT);
-  if (exists <= 0) {
+  htri_t const exists = H5Lexists(file, name.c_str(), H5P_DEFAULT);
+  if (exists < 0) fail(path, 0, what, kUnreadableIndex);  // not "absent": an optional dataset may be there
+  if (exists == 0) {
     if (optional) return std::nullopt;
     fail(path, 0, what, "not found in the file");
   }
@@ -200,10 +205,9 @@ HostDMatrix read_hdf5(std::string const& path, ReadOptions const& opt) {
   // The file's rows, then this shard's (a hyperslab of every per-row dataset).
   std::size_t total_rows = 0;
   {
-    Handle ds{H5Lexists(file.id, opt.features_dataset.c_str(), H5P_DEFAULT) > 0
-                  ? H5Dopen2(file.id, opt.features_dataset.c_str(), H5P_DEFAULT)
-                  : -1,
-              H5Dclose};
+    htri_t const exists = H5Lexists(file.id, opt.features_dataset.c_str(), H5P_DEFAULT);
+    if (exists < 0) fail(path, 0, "dataset '" + opt.features_dataset + "'", kUnreadableIndex);
+    Handle ds{exists > 0 ? H5Dopen2(file.id, opt.features_dataset.c_str(), H5P_DEFAULT) : -1, H5Dclose};
     if (ds.id < 0) fail(path, 0, "dataset '" + opt.features_dataset + "'", "not found in the file");
     Handle space{H5Dget_space(ds.id), H5Sclose};
     hsize_t dims[2] = {0, 0};

@@ -48,8 +48,13 @@ struct SplitCandidate {
   std::int32_t default_left = 0;
   std::int32_t kind = kNumericalSplit;
   std::int32_t cat_count = 0;
+  /// The 4 bytes the compiler would pad with before the 8-byte sums, named so that every byte of
+  /// a candidate is written: the host copies whole candidates (compute-sanitizer initcheck
+  /// reports copies of never-written padding).
+  std::int32_t unused = 0;
   GradientPairInt64 left_sum{}, right_sum{};
 };
+static_assert(sizeof(SplitCandidate) == 64, "SplitCandidate has no padding left");
 
 /// A node to evaluate: its histogram slot, total (grad, hess), tree node id, and the bounds its
 /// children's weights are clamped to under monotone constraints (upstream TreeEvaluator's

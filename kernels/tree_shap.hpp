@@ -317,7 +317,9 @@ struct ShapWorkspace {
   Kokkos::View<float**, layout, memory_space> diag, off, on;
 
   ShapWorkspace(int rows, int max_depth, int n_features, int n_groups, bool interactions)
-      : path(allocate_view<decltype(path)>("kboost::shap::path", false, rows, shap_path_length(max_depth))),
+      // zeroed as upstream's std::vector<PathElement>: the root frame copies one element of its
+      // parent path before ExtendPath overwrites it
+      : path(allocate_view<decltype(path)>("kboost::shap::path", true, rows, shap_path_length(max_depth))),
         stack(allocate_view<decltype(stack)>("kboost::shap::stack", false, rows, max_depth + 1)),
         tree_phi(allocate_view<decltype(tree_phi)>("kboost::shap::tree_phi", true, rows, n_features + 1)) {
     if (interactions) {

@@ -26,8 +26,10 @@
 #include <vector>
 
 #include <kboost/core/compat.hpp>
+#include <kboost/core/portable_math.hpp>
 #include <kboost/core/transfers.hpp>
 #include <kboost/engine/detail/sketch.hpp>
+#include <kboost/kernels/detail/integer_sum.hpp>
 #include <kboost/kernels/hist_cuts.hpp>
 #include <kboost/kernels/quantile_sketch.hpp>
 
@@ -94,21 +96,25 @@ namespace detail {
 /// local lambda type. Throws std::runtime_error on a negative or non-finite weight.
 template <class Mem, class ExecutionSpace>
 Kokkos::View<std::uint64_t*, Mem> sketch_qweight(ExecutionSpace const& space, Kokkos::View<const float*, Mem> weight) {
-  using Policy = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::size_t>>;
   std::size_t const rows = weight.extent(0);
   Kokkos::View<std::uint64_t*, Mem> qweight;
   if (weight.extent(0) != 0) {
-    float wmax = 0;
-    std::size_t invalid = 0;
-    Kokkos::parallel_reduce(
-        "kboost::sketch::weight_max", Policy(space, 0, rows),
-        KOKKOS_LAMBDA(std::size_t i, float& m) { m = weight(i) > m ? weight(i) : m; }, Kokkos::Max<float>(wmax));
-    Kokkos::parallel_reduce(
-        "kboost::sketch::weight_check", Policy(space, 0, rows),
-        KOKKOS_LAMBDA(std::size_t i, std::size_t& n) { n += !(weight(i) >= 0 && compat::math::isfinite(weight(i))); },
-        invalid);
+    // Integer lane reductions rather than Kokkos::parallel_reduce (integer_sum.hpp says why): the
+    // count of invalid weights, then the largest weight as its bits, which order non-negative
+    // finite floats as their values.
+    std::int64_t const invalid = IntegerSums<1, ExecutionSpace, Mem>{}(
+        space, "kboost::sketch::weight_check", rows, KOKKOS_LAMBDA(std::size_t i, std::int64_t(&acc)[1]) {
+          acc[0] += !(weight(i) >= 0 && compat::math::isfinite(weight(i)));
+        })[0];
     if (invalid != 0)
       throw std::runtime_error("sketch_cuts: " + std::to_string(invalid) + " sample weights are negative or not finite");
+    std::int64_t const wmax_bits = IntegerReduce<1, IntegerMaxOp, ExecutionSpace, Mem>{}(
+        space, "kboost::sketch::weight_max", rows, KOKKOS_LAMBDA(std::size_t i, std::int64_t(&acc)[1]) {
+          float const w = weight(i) > 0 ? weight(i) : 0.0f;  // -0 as +0: its bits would rank above every weight
+          std::int64_t const bits = pmath::detail::bit_cast<std::uint32_t>(w);
+          acc[0] = bits > acc[0] ? bits : acc[0];
+        })[0];
+    float const wmax = pmath::detail::bit_cast<float>(static_cast<std::uint32_t>(wmax_bits));
     qweight = quantise_sketch_weights(space, weight, sketch_weight_shift(rows, wmax));
   }
   return qweight;
