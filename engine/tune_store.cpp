@@ -16,6 +16,10 @@
 #include <mutex>
 #include <sstream>
 #include <system_error>
+
+#include <cerrno>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 // Included so that a change to the tuned kernels recompiles this file and so changes build_key().
@@ -28,6 +32,26 @@
 
 namespace kboost {
 namespace {
+
+/// An exclusive flock on `<file>.lock` while put() reads, merges and writes the file: the rename
+/// alone keeps the file whole when processes store answers at once, the lock keeps every answer.
+/// Without a lock file (an unwritable directory) put() goes on unlocked and its write fails.
+class StoreLock {
+ public:
+  explicit StoreLock(std::string const& file) : fd_(::open((file + ".lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644)) {
+    if (fd_ >= 0)
+      while (::flock(fd_, LOCK_EX) != 0 && errno == EINTR) {
+      }
+  }
+  ~StoreLock() {
+    if (fd_ >= 0) ::close(fd_);  // closing releases the lock
+  }
+  StoreLock(StoreLock const&) = delete;
+  StoreLock& operator=(StoreLock const&) = delete;
+
+ private:
+  int fd_;
+};
 
 std::uint64_t fnv1a(std::string const& s) {
   std::uint64_t h = 1469598103934665603ull;
@@ -116,6 +140,7 @@ void TuneStore::put(std::string const& key, std::int64_t value) {
   std::error_code ec;
   fs::path const path(file_);
   fs::create_directories(path.parent_path(), ec);
+  StoreLock const file_lock(file_);
   nlohmann::json values = read_values(file_, device_key_);
   values[key] = value;
   nlohmann::json const doc = {{"format", 1}, {"build", build_key()}, {"device", device_key_}, {"values", values}};

@@ -36,7 +36,8 @@ class TuneStore {
   std::optional<std::int64_t> get(std::string const& key) const;
 
   /// Stores `key` = `value`: merged into the device's file and written atomically (temp file in the
-  /// same directory, then rename); on any I/O failure the store switches to memory for the rest of
+  /// same directory, then rename) under an exclusive flock on `<file>.lock`, so processes storing
+  /// at once keep every answer; on any I/O failure the store switches to memory for the rest of
   /// the process (persistent() turns false). Never throws for I/O.
   void put(std::string const& key, std::int64_t value);
 

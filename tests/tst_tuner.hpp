@@ -15,6 +15,9 @@
 #include <string>
 #include <vector>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <nlohmann/json.hpp>
 
 #include <kboost/io/model_writer.hpp>
@@ -167,6 +170,42 @@ TEST_CASE("tune store " TEST_BACKEND ": per device and build, atomic file, memor
   }
   CHECK(kboost::TuneStore::build_key().rfind(KBOOST_VERSION "+", 0) == 0);
   fs::remove_all(dir);
+}
+
+TEST_CASE("tune store " TEST_BACKEND ": 8 processes storing at once keep the file whole and every answer", "[tune]") {
+  namespace fs = std::filesystem;
+  auto const dir = kboost::test::temp_dir("tune_store_processes");
+  fs::remove_all(dir / "store");
+  std::string const store_dir = (dir / "store").string(), device = "Cuda|concurrent test|c8";
+  constexpr int kProcesses = 8, kPuts = 25;
+  auto const key = [](int p, int k) { return "p" + std::to_string(p) + ".k" + std::to_string(k); };
+  std::vector<pid_t> children;
+  for (int p = 0; p < kProcesses; ++p) {
+    pid_t const pid = fork();
+    REQUIRE(pid >= 0);
+    if (pid == 0) {  // the child: host file I/O only, then _exit (none of the parent's exit handlers)
+      kboost::TuneStore store(device, store_dir);
+      for (int k = 0; k < kPuts; ++k) store.put(key(p, k), p * 1000 + k);
+      _exit(store.persistent() ? 0 : 1);
+    }
+    children.push_back(pid);
+  }
+  for (pid_t const pid : children) {
+    int status = 0;
+    REQUIRE(waitpid(pid, &status, 0) == pid);
+    CHECK((WIFEXITED(status) && WEXITSTATUS(status) == 0));
+  }
+  kboost::TuneStore const store(device, store_dir);
+  std::ifstream in(store.file());
+  auto const j = nlohmann::json::parse(in);  // whole: it parses
+  CHECK(j["values"].size() == std::size_t(kProcesses * kPuts));
+  for (int p = 0; p < kProcesses; ++p)
+    for (int k = 0; k < kPuts; ++k) {
+      auto const v = store.get(key(p, k));
+      REQUIRE(v.has_value());
+      CHECK(*v == p * 1000 + k);
+    }
+  for (auto const& e : fs::directory_iterator(store_dir)) CHECK(e.path().string().find(".tmp.") == std::string::npos);
 }
 
 TEST_CASE("hist tuner " TEST_BACKEND ": measured answer is a candidate, stored and read back", "[tune]") {

@@ -4,6 +4,7 @@
 /// HostSketchContainer + SketchContainerImpl::AllReduce/MakeCuts/AddCutPoint, v2.x-3.2), in float
 /// arithmetic exactly as upstream so the cuts match bit for bit.
 #include <kboost/engine/detail/sketch.hpp>
+#include <kboost/engine/detail/upstream_sort.hpp>
 #include <kboost/kernels/quantile_sketch.hpp>
 
 #include <algorithm>
@@ -153,8 +154,9 @@ void radix_sort_by_value(std::vector<QEntry>& queue, std::size_t n, std::vector<
 /// Upstream sorts with std::sort (not stable). Where the weights of equal values are small integers
 /// (the unweighted case: every queued weight counts merged rows, and the chunk's total stays below
 /// 2^24) their float sum does not depend on the order of equal values, and no -0 meets +0, a radix
-/// sort gives the same summary bits several times faster; otherwise std::sort with upstream's
-/// comparator is kept so the order of equal values, and so the float sums, are upstream's.
+/// sort gives the same summary bits several times faster; otherwise upstream's sort with upstream's
+/// comparator (upstream_sort.hpp: libstdc++'s std::sort as kboost code, whatever the platform's
+/// standard library) keeps the order of equal values, and so the float sums, upstream's.
 void make_summary(std::vector<QEntry>& queue, std::size_t qtail, Summary& out, bool integer_weights,
                   std::vector<KEntry>& tmp) {
   bool radix = integer_weights && qtail > 64;
@@ -170,8 +172,8 @@ void make_summary(std::vector<QEntry>& queue, std::size_t qtail, Summary& out, b
   if (radix) {
     radix_sort_by_value(queue, qtail, tmp);
   } else {
-    std::sort(queue.begin(), queue.begin() + static_cast<std::ptrdiff_t>(qtail),
-              [](QEntry const& x, QEntry const& y) { return x.value < y.value; });
+    kboost::detail::upstream_sort(queue.data(), queue.data() + qtail,
+                                  [](QEntry const& x, QEntry const& y) { return x.value < y.value; });
   }
   out.clear();
   float wsum = 0;
