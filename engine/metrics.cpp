@@ -3,9 +3,14 @@
 /// EvalRowMAE, EvalRowMAPE, EvalRowLogLoss, EvalError, EvalPoissonNegLogLik, EvalGammaDeviance,
 /// EvalGammaNLogLik, EvalTweedieNLogLik, PseudoErrorLoss), multiclass_metric.cu
 /// (EvalMultiLogLoss, EvalMatchError), auc.cc (BinaryROCAUC with TrapezoidArea).
+/// Float logarithms and exponentials are kboost's (core/portable_math.hpp: the bits of glibc's
+/// x86-64 FMA build on every machine), so early stopping does not follow the host's libm; still
+/// libm's: lgamma (poisson-nloglik), log1p (rmsle: kboost's log1pf is not glibc's bits, and
+/// upstream's values are the reference) and the double logarithms of cox-nloglik.
 #include <kboost/engine/metrics.hpp>
 
 #include <kboost/core/objective.hpp>
+#include <kboost/core/portable_math.hpp>
 #include <kboost/core/output_transform.hpp>
 #include <kboost/kernels/detail/aft.hpp>
 #include <kboost/kernels/detail/cox.hpp>
@@ -157,7 +162,7 @@ double evaluate_metric(std::string const& name, std::vector<float> const& preds,
       float loss;
       if (base == "mlogloss") {
         float const eps = 1e-16f;
-        loss = p[label] > eps ? -std::log(p[label]) : -std::log(eps);
+        loss = p[label] > eps ? -pmath::logf(p[label]) : -pmath::logf(eps);
       } else {
         loss = argmax(p, n_groups) != label ? 1.0f : 0.0f;
       }
@@ -191,9 +196,9 @@ double evaluate_metric(std::string const& name, std::vector<float> const& preds,
     return mean(reduce_rows(preds, labels, weights, [](float y, float py) {
       float const eps = 1e-16f;
       float const pneg = 1.0f - py;
-      if (py < eps) return -y * std::log(eps) - (1.0f - y) * std::log(1.0f - eps);
-      if (pneg < eps) return -y * std::log(1.0f - eps) - (1.0f - y) * std::log(eps);
-      return -y * std::log(py) - (1.0f - y) * std::log(pneg);
+      if (py < eps) return -y * pmath::logf(eps) - (1.0f - y) * pmath::logf(1.0f - eps);
+      if (pneg < eps) return -y * pmath::logf(1.0f - eps) - (1.0f - y) * pmath::logf(eps);
+      return -y * pmath::logf(py) - (1.0f - y) * pmath::logf(pneg);
     }));
   }
   if (base == "error") {
@@ -205,7 +210,7 @@ double evaluate_metric(std::string const& name, std::vector<float> const& preds,
     return mean(reduce_rows(preds, labels, weights, [](float y, float py) {
       float const eps = 1e-16f;
       if (py < eps) py = eps;
-      return std::lgamma(y + 1.0f) + py - std::log(py) * y;
+      return std::lgamma(y + 1.0f) + py - pmath::logf(py) * y;
     }));
   }
   if (base == "gamma-nloglik") {
@@ -214,7 +219,7 @@ double evaluate_metric(std::string const& name, std::vector<float> const& preds,
       float const psi = 1.0f;
       float const theta = static_cast<float>(-1. / py);
       float const a = psi;
-      float const b = -std::log(-theta);
+      float const b = -pmath::logf(-theta);
       float const c = 0;
       return -((y * theta - b) / a + c);
     }));
@@ -223,7 +228,7 @@ double evaluate_metric(std::string const& name, std::vector<float> const& preds,
     auto r = reduce_rows(preds, labels, weights, [](float label, float predt) {
       predt += kRtEps;
       label += kRtEps;
-      return std::log(predt / label) + label / predt - 1;
+      return pmath::logf(predt / label) + label / predt - 1;
     });
     double wsum = r.second <= 0 ? kRtEps : r.second;
     return 2 * r.first / wsum;
@@ -232,8 +237,8 @@ double evaluate_metric(std::string const& name, std::vector<float> const& preds,
     if (arg.empty()) throw std::runtime_error("metric " + name + ": tweedie-nloglik needs @rho");
     float const rho = std::stof(arg);
     return mean(reduce_rows(preds, labels, weights, [rho](float y, float p) {
-      float const a = y * std::exp((1 - rho) * std::log(p)) / (1 - rho);
-      float const b = std::exp((2 - rho) * std::log(p)) / (2 - rho);
+      float const a = y * pmath::expf((1 - rho) * pmath::logf(p)) / (1 - rho);
+      float const b = pmath::expf((2 - rho) * pmath::logf(p)) / (2 - rho);
       return -a + b;
     }));
   }
