@@ -27,6 +27,67 @@ using fjson = nlohmann::basic_json<std::map, std::vector, std::string, bool, std
   throw std::runtime_error(source + ": " + (where.empty() ? "" : where + ": ") + msg);
 }
 
+/// nlohmann's document builder (json_sax_dom_parser) with two checks before each container, so that
+/// a few bytes cannot exhaust memory or the stack:
+/// - its nesting depth may not exceed kMaxModelDepth. nlohmann reads UBJSON recursively, a frame per
+///   level, and thousands of `[` overflowed the stack; XGBoost's models nest 8 levels deep.
+/// - its declared count (UBJSON's `#`) may not exceed the input's size in bytes. UBJSON's typed
+///   containers of true, false or null (`[$T#L n`) hold n values in no bytes, so a header can claim
+///   2^60 elements, which nlohmann appends one by one until memory runs out; every other element
+///   takes at least a byte, so no real model comes near this limit.
+/// Throws std::runtime_error naming the depth, or the count and the size.
+class CheckedDocumentBuilder {
+ public:
+  static constexpr int kMaxModelDepth = 64;
+  using number_integer_t = fjson::number_integer_t;
+  using number_unsigned_t = fjson::number_unsigned_t;
+  using number_float_t = fjson::number_float_t;
+  using string_t = fjson::string_t;
+  using binary_t = fjson::binary_t;
+
+  CheckedDocumentBuilder(fjson& result, std::size_t input_bytes) : dom_(result, true), input_bytes_(input_bytes) {}
+
+  bool null() { return dom_.null(); }
+  bool boolean(bool v) { return dom_.boolean(v); }
+  bool number_integer(number_integer_t v) { return dom_.number_integer(v); }
+  bool number_unsigned(number_unsigned_t v) { return dom_.number_unsigned(v); }
+  bool number_float(number_float_t v, string_t const& s) { return dom_.number_float(v, s); }
+  bool string(string_t& v) { return dom_.string(v); }
+  bool binary(binary_t& v) { return dom_.binary(v); }
+  bool start_object(std::size_t n) { return dom_.start_object(enter(n, "an object")); }
+  bool key(string_t& v) { return dom_.key(v); }
+  bool end_object() { return --depth_, dom_.end_object(); }
+  bool start_array(std::size_t n) { return dom_.start_array(enter(n, "an array")); }
+  bool end_array() { return --depth_, dom_.end_array(); }
+  template <class Exception>
+  bool parse_error(std::size_t position, std::string const& token, Exception const& e) {
+    return dom_.parse_error(position, token, e);
+  }
+
+ private:
+  std::size_t enter(std::size_t n, char const* what) {
+    if (++depth_ > kMaxModelDepth)
+      throw std::runtime_error(std::string(what) + " nested deeper than " + std::to_string(kMaxModelDepth) + " levels");
+    if (n != static_cast<std::size_t>(-1) && n > input_bytes_)  // -1: no count given
+      throw std::runtime_error(std::string(what) + " claims " + std::to_string(n) + " values in a file of " +
+                               std::to_string(input_bytes_) + " bytes");
+    return n;
+  }
+
+  nlohmann::detail::json_sax_dom_parser<fjson> dom_;
+  std::size_t input_bytes_;
+  int depth_ = 0;
+};
+
+/// The JSON text or UBJSON document in `bytes` (XGBoost's .json or .ubj), read with
+/// CheckedDocumentBuilder's checks.
+fjson parse_document(std::string const& bytes, fjson::input_format_t format) {
+  fjson doc;
+  CheckedDocumentBuilder builder(doc, bytes.size());
+  fjson::sax_parse(bytes, &builder, format);
+  return doc;
+}
+
 /// `v` as an ordinary nlohmann::json (a copy through its text). UBJSON strings may hold bytes that
 /// are not UTF-8, which JSON text cannot carry: that is a model error naming `where`.
 nlohmann::json to_plain_json(fjson const& v, std::string const& source, std::string const& where) {
@@ -390,9 +451,9 @@ Model parse_model(std::string const& bytes, std::string const& source) {
   if (bytes.find_first_not_of(" \t\r\n") == std::string::npos) fail(source, "", "the model file is empty");
   try {
     if (looks_like_text_json(bytes)) {
-      doc = fjson::parse(sanitize_json_text(bytes));
+      doc = parse_document(sanitize_json_text(bytes), fjson::input_format_t::json);
     } else {
-      doc = fjson::from_ubjson(bytes);
+      doc = parse_document(bytes, fjson::input_format_t::ubjson);
     }
   } catch (std::exception const& e) {
     fail(source, "", std::string("not a valid JSON/UBJSON model (") + e.what() + ")");

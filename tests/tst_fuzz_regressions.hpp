@@ -93,3 +93,27 @@ TEST_CASE("fuzz regressions " TEST_BACKEND ": HDF5 root group whose local heap c
   CHECK_THAT(what, ContainsSubstring(path + ": dataset 'X': cannot be looked up") &&
                        ContainsSubstring("the file is corrupt"));
 }
+
+TEST_CASE("fuzz regressions " TEST_BACKEND ": UBJSON typed array of true that claims 6.4e10 values", "[fuzz][model]") {
+  // A model whose tree holds `[$T#L 0x0000000f00000011`: a typed array of true, which UBJSON stores
+  // in no bytes per value. nlohmann appended the 64 billion values one by one (out of memory, or
+  // the fuzz target's timeout) before anything could look at the model.
+  std::string const path = regression_path("model_ubjson_true_array_count.ubj");
+  std::string const what = refusal([&] { kboost::read_model(path); });
+  CHECK_THAT(what, ContainsSubstring(path + ": not a valid JSON/UBJSON model") &&
+                       ContainsSubstring("an array claims 64424509457 values in a file of 4116 bytes"));
+}
+
+TEST_CASE("fuzz regressions " TEST_BACKEND ": model documents nested thousands of levels deep", "[fuzz][model]") {
+  // 2,547 nested `[` in a UBJSON model: nlohmann reads UBJSON recursively, a stack frame per level,
+  // and the stack overflowed. JSON text is read without recursion, but the document it builds would
+  // be walked recursively later; both stop at the depth limit.
+  std::string const path = regression_path("model_ubjson_deep_nesting.ubj");
+  CHECK_THAT(refusal([&] { kboost::read_model(path); }),
+             ContainsSubstring(path + ": not a valid JSON/UBJSON model") &&
+                 ContainsSubstring("an array nested deeper than 64 levels"));
+  std::string const text = "{\"learner\": " + std::string(100000, '[') + std::string(100000, ']') + "}";
+  CHECK_THAT(refusal([&] { kboost::parse_model(text, "deep.json"); }),
+             ContainsSubstring("deep.json: not a valid JSON/UBJSON model") &&
+                 ContainsSubstring("an array nested deeper than 64 levels"));
+}
