@@ -29,7 +29,7 @@ using fjson = nlohmann::basic_json<std::map, std::vector, std::string, bool, std
 
 /// nlohmann's document builder (json_sax_dom_parser) with two checks before each container, so that
 /// a few bytes cannot exhaust memory or the stack:
-/// - its nesting depth may not exceed kMaxModelDepth. nlohmann reads UBJSON recursively, a frame per
+/// - its nesting depth may not exceed kMaxModelDepth. nlohmann reads UBJSON recursively, frames per
 ///   level, and thousands of `[` overflowed the stack; XGBoost's models nest 8 levels deep.
 /// - its declared count (UBJSON's `#`) may not exceed the input's size in bytes. UBJSON's typed
 ///   containers of true, false or null (`[$T#L n`) hold n values in no bytes, so a header can claim
