@@ -137,6 +137,8 @@ std::map<std::string, int> apply_config_file(CLI::App& sub, std::string const& p
       throw std::runtime_error(where(key) + "unknown parameter '" + key + "'" +
                                detail::did_you_mean(key, option_long_names(sub)));
     if (opt->count() > 0) continue;  // the command line gave it
+    // `key = []` holds no value; CLI11's flag callbacks (--header) read the first value unchecked
+    if (item.inputs.empty()) throw std::runtime_error(where(key) + "parameter '" + key + "' has no value");
     try {
       opt->add_result(item.inputs);
       opt->run_callback();

@@ -117,3 +117,18 @@ TEST_CASE("fuzz regressions " TEST_BACKEND ": model documents nested thousands o
              ContainsSubstring("deep.json: not a valid JSON/UBJSON model") &&
                  ContainsSubstring("an array nested deeper than 64 levels"));
 }
+
+TEST_CASE("fuzz regressions " TEST_BACKEND ": config-file keys given an empty array", "[fuzz][cli]") {
+  // `header\r = [r`: CLI11 reads an unclosed or empty `[` as an array of no values, and the
+  // callback of a flag such as --header read the first value of that empty array (a segfault).
+  auto const dir = kboost::test::temp_dir("fuzz_config");
+  std::string const path = regression_path("cli_config_flag_empty_array.conf");
+  std::string out;
+  CHECK(kboost::test::run_cli(dir, "train --config " + path, out) != 0);
+  CHECK_THAT(out, ContainsSubstring(path + ":1: parameter 'header' has no value"));
+  for (std::string const key : {"no-header", "max_depth", "eval_metric"}) {
+    std::string const conf = kboost::test::write_file(dir, "empty.conf", "eta = 0.3\n" + key + " = []\n");
+    CHECK(kboost::test::run_cli(dir, "train --config " + conf, out) != 0);
+    CHECK_THAT(out, ContainsSubstring(conf + ":2: parameter '" + key + "' has no value"));
+  }
+}
