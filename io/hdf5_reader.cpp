@@ -75,6 +75,13 @@ void check_number_type(hid_t type, H5T_class_t cls, std::string const& path, std
 /// Deflate, the strongest filter HDF5 ships, shrinks data at most about 1032:1 (zlib's bound).
 constexpr hsize_t kMaxCompressionRatio = 1032;
 
+/// "6 x 2303": a dataset's or chunk's shape for messages.
+std::string shape_text(std::vector<hsize_t> const& dims) {
+  std::string s;
+  for (auto x : dims) s += (s.empty() ? "" : " x ") + std::to_string(x);
+  return s;
+}
+
 /// The number of values of a dataset of `dims` (each of `element_bytes` in the file), after
 /// checking that the file can hold them: a corrupt or hostile header may claim any shape, and
 /// the reader allocates rows × features floats before HDF5 reads a byte, so a shape more than
@@ -85,8 +92,7 @@ hsize_t checked_size(hid_t file, std::string const& path, std::string const& wha
   if (H5Fget_filesize(file, &file_bytes) < 0) fail(path, 0, what, "cannot read the file's size");
   hsize_t const max_values = file_bytes * kMaxCompressionRatio / std::max<std::size_t>(element_bytes, 1);
   hsize_t n = 1;
-  std::string shape;
-  for (auto x : dims) shape += (shape.empty() ? "" : " x ") + std::to_string(x);
+  std::string const shape = shape_text(dims);
   for (auto x : dims) {
     if (x != 0 && n > max_values / x)
       fail(path, 0, what,
@@ -97,6 +103,37 @@ hsize_t checked_size(hid_t file, std::string const& path, std::string const& wha
   return n;
 }
 
+/// libhdf5 reads a chunked dataset a chunk at a time, into a buffer of the whole chunk's bytes that
+/// it fills or inflates, for every chunk the dataset's shape spans. A stored chunk inflates from at
+/// least 1/kMaxCompressionRatio of its bytes, so chunks that span more bytes than the file's bytes
+/// times that ratio are a corrupt header: 3145734 x 3 chunks over a 6 x 2303 shape in a file of
+/// 6,880 bytes made libhdf5 fill 29 GB of buffers, 30 s of work for 13,818 values.
+void check_chunk_extent(hid_t file, hid_t ds, hid_t plist, std::string const& path, std::string const& what) {
+  Handle space{H5Dget_space(ds), H5Sclose};
+  Handle type{H5Dget_type(ds), H5Tclose};
+  int const rank = H5Sget_simple_extent_ndims(space.id);
+  if (rank <= 0) return;
+  std::vector<hsize_t> dims(static_cast<std::size_t>(rank)), chunk(dims.size());
+  H5Sget_simple_extent_dims(space.id, dims.data(), nullptr);
+  if (H5Pget_chunk(plist, rank, chunk.data()) != rank) fail(path, 0, what, "cannot read its chunk shape");
+  hsize_t file_bytes = 0;
+  H5Fget_filesize(file, &file_bytes);
+  hsize_t const limit = file_bytes * kMaxCompressionRatio;
+  hsize_t spanned = std::max<std::size_t>(H5Tget_size(type.id), 1);
+  bool too_many = false;
+  for (std::size_t i = 0; i < dims.size(); ++i) {
+    if (dims[i] == 0) return;  // no values: libhdf5 reads no chunk
+    if (chunk[i] == 0) fail(path, 0, what, "has a chunk dimension of 0 (the header is corrupt)");
+    hsize_t const rounded_up = (dims[i] / chunk[i] + (dims[i] % chunk[i] != 0)) * chunk[i];
+    too_many = too_many || rounded_up < dims[i] || spanned > limit / rounded_up;
+    if (!too_many) spanned *= rounded_up;
+  }
+  if (!too_many) return;
+  fail(path, 0, what,
+       "chunks of " + shape_text(chunk) + " over its shape " + shape_text(dims) + " span more bytes than a file of " +
+           std::to_string(file_bytes) + " bytes can hold (the header is corrupt)");
+}
+
 /// A contiguous dataset's values are one block at a stated file address, a compact one's are
 /// stored in its header: libhdf5 copies from either without checking that the block holds all the
 /// values (and, contiguous, lies inside the file), so a corrupt size or address fails here.
@@ -105,6 +142,7 @@ void check_raw_data_extent(hid_t file, hid_t ds, std::string const& path, std::s
   Handle plist{H5Dget_create_plist(ds), H5Pclose};
   if (plist.id < 0) return;
   H5D_layout_t const layout = H5Pget_layout(plist.id);
+  if (layout == H5D_CHUNKED) return check_chunk_extent(file, ds, plist.id, path, what);
   if (layout != H5D_CONTIGUOUS && layout != H5D_COMPACT) return;
   hsize_t const stored = H5Dget_storage_size(ds);
   if (layout == H5D_COMPACT) {
@@ -184,8 +222,7 @@ std::optional<Dataset> read_float_dataset(hid_t file, std::string const& path, s
 std::vector<float> per_row(Dataset const& d, std::size_t n_rows, std::string const& path, std::string const& name) {
   bool ok = (d.dims.size() == 1 && d.dims[0] == n_rows) || (d.dims.size() == 2 && d.dims[0] == n_rows && d.dims[1] == 1);
   if (!ok) {
-    std::string shape;
-    for (auto x : d.dims) shape += (shape.empty() ? "" : " x ") + std::to_string(x);
+    std::string const shape = shape_text(d.dims);
     fail(path, 0, "dataset '" + name + "'",
          "wrong shape (" + shape + "), expected rank 1 of " + std::to_string(n_rows) + " rows");
   }

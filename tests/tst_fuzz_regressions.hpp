@@ -4,6 +4,8 @@
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
 
+#include <hdf5.h>
+
 #include <string>
 #include <vector>
 
@@ -92,6 +94,36 @@ TEST_CASE("fuzz regressions " TEST_BACKEND ": HDF5 root group whose local heap c
   std::string const what = refusal([&] { kboost::read_dataset(path, format("hdf5")); });
   CHECK_THAT(what, ContainsSubstring(path + ": dataset 'X': cannot be looked up") &&
                        ContainsSubstring("the file is corrupt"));
+}
+
+TEST_CASE("fuzz regressions " TEST_BACKEND ": HDF5 dataset whose chunks span gigabytes", "[fuzz][readers]") {
+  // X (6 x 2303 floats) stored in deflated chunks of 3145734 x 3: libhdf5 filled a 38 MB chunk
+  // buffer for each of the 768 chunks across the shape, 30 s (a fuzz timeout) for 13,818 values.
+  std::string const path = regression_path("hdf5_huge_chunks.h5");
+  CHECK_THAT(refusal([&] { kboost::read_dataset(path, format("hdf5")); }),
+             ContainsSubstring(path + ": dataset 'X': chunks of 3145734 x 3 over its shape 6 x 2303 span more bytes "
+                                      "than a file of 6880 bytes can hold (the header is corrupt)"));
+  // Chunks that overhang the shape, of an extendible dataset, deflated 1000:1 and more, still read.
+  std::string const ok = (kboost::test::temp_dir("fuzz_chunks") / "chunked.h5").string();
+  hsize_t dims[2] = {100, 7}, max_dims[2] = {H5S_UNLIMITED, 7}, chunk[2] = {4096, 5};
+  std::vector<float> values(700, 0.0f);
+  values[699] = 2.5f;
+  hid_t f = H5Fcreate(ok.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  hid_t space = H5Screate_simple(2, dims, max_dims);
+  hid_t props = H5Pcreate(H5P_DATASET_CREATE);
+  H5Pset_chunk(props, 2, chunk);
+  H5Pset_deflate(props, 9);
+  hid_t ds = H5Dcreate2(f, "X", H5T_IEEE_F32LE, space, H5P_DEFAULT, props, H5P_DEFAULT);
+  H5Dwrite(ds, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data());
+  H5Dclose(ds);
+  H5Pclose(props);
+  H5Sclose(space);
+  H5Fclose(f);
+  auto const m = kboost::read_dataset(ok, format("hdf5"));
+  REQUIRE(m.n_rows == 100);
+  REQUIRE(m.n_features == 7);
+  CHECK(m.dense(99, 6) == 2.5f);
+  CHECK(m.dense(0, 0) == 0.0f);
 }
 
 TEST_CASE("fuzz regressions " TEST_BACKEND ": UBJSON typed array of true that claims 6.4e10 values", "[fuzz][model]") {
