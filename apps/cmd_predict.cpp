@@ -14,6 +14,7 @@
 
 #include "commands.hpp"
 #include "read_options.hpp"
+#include <kboost/core/detail/atomic_file.hpp>
 #include <kboost/kernels/densify.hpp>
 #include <kboost/io/dataset_reader.hpp>
 #include <kboost/io/model_reader.hpp>
@@ -149,6 +150,7 @@ int run(PredictArgs const& a) {
     throw std::runtime_error("--approx-contribs: give --pred-contribs or --pred-interactions too");
   using exec = Kokkos::DefaultExecutionSpace;
   using mem = exec::memory_space;
+  check_can_write(a.out);  // before the model and data are read
   Model model = read_model(a.model);
   ReadOptions ro = a.read;
   std::string const format = resolve_format(a.data, ro);

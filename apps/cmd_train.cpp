@@ -21,6 +21,7 @@
 #include "commands.hpp"
 #include "read_options.hpp"
 #include "train_params.hpp"
+#include <kboost/core/detail/atomic_file.hpp>
 #include <kboost/io/dataset_reader.hpp>
 #include <kboost/engine/base_score.hpp>
 #include <kboost/engine/booster.hpp>
@@ -185,6 +186,10 @@ int run(TrainArgs& a, CLI::App& sub) {
   Collective& comm = job();
   TrainSetup setup;
   run_on_all_ranks(comm, [&] { setup = parse_setup(a, sub); });  // the same error on every rank: said once
+  // The leader writes the model: a path it cannot write fails now, not after training.
+  run_on_all_ranks(comm, [&] {
+    if (comm.rank() == 0) check_can_write(setup.model_out);
+  });
   auto const& kv = setup.kv;
   TrainParams const& p = setup.params;
   std::string const& data = setup.data;

@@ -6,10 +6,12 @@
 #include <exception>
 #include <iostream>
 #include <string>
+#include <vector>
 
 #include <unistd.h>
 
 #include "app.hpp"
+#include <kboost/engine/detail/nearest_name.hpp>
 #include <kboost/core/compat.hpp>
 #include <kboost/core/version.hpp>
 #if defined(KBOOST_HAVE_MPI)
@@ -66,6 +68,20 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (CLI::ParseError const& e) {
+    // CLI11 files a word that names no subcommand under its extras and reports only that a
+    // subcommand is required; name the word instead, with the nearest command
+    if (app.get_subcommands().empty() && !app.remaining().empty() && app.remaining().front().rfind("-", 0) != 0) {
+      std::string const word = app.remaining().front();
+      std::vector<std::string> names;
+      std::string listed;
+      for (CLI::App const* sub : app.get_subcommands({})) {
+        names.push_back(sub->get_name());
+        listed += (listed.empty() ? "" : ", ") + sub->get_name();
+      }
+      std::cerr << "kboost: error: unknown command '" << word << "'" << kboost::detail::did_you_mean(word, names)
+                << " (commands: " << listed << ")\n";
+      return 2;
+    }
     return app.exit(e) == 0 ? 0 : 2;
   }
 

@@ -46,7 +46,7 @@ void write_csv(std::string const& tmp, std::string const& path,
                Kokkos::View<const float**, Kokkos::LayoutRight, Kokkos::HostSpace> preds,
                std::vector<std::string> const& names) {
   std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-  if (!out) fail(path, "cannot open '" + tmp + "' for writing");
+  if (!out) fail(path, "cannot open '" + tmp + "' for writing (" + std::strerror(errno) + ")");
   put_csv(out, preds, names);
   if (!out) fail(path, std::string("write failed (") + std::strerror(errno) + ")");
 }

@@ -110,6 +110,22 @@ TEST_CASE("cli " TEST_BACKEND ": train parameters are honoured or refused before
   CHECK_THAT(model_text, ContainsSubstring("\"best_iteration\":\"" + best + "\""));
 }
 
+TEST_CASE("cli " TEST_BACKEND ": a mistyped command or output path fails before any work", "[cli]") {
+  auto const dir = kboost::test::temp_dir("cli_paths");
+  std::string const absent = (dir / "absent.svm").string();
+  std::string out;
+  CHECK(kboost::test::run_cli(dir, "trian --data " + absent, out) != 0);
+  CHECK_THAT(out, ContainsSubstring("unknown command 'trian' (did you mean 'train'?)"));
+  // the output's directory is checked before the data (which does not exist) is read
+  std::string const no_dir = (dir / "no" / "such").string();
+  CHECK(kboost::test::run_cli(dir, "train --data " + absent + " --model-out " + no_dir + "/m.json", out) != 0);
+  CHECK_THAT(out, ContainsSubstring(no_dir + "/m.json: cannot be written: directory '" + no_dir + "' does not exist"));
+  CHECK(kboost::test::run_cli(dir, "train --data " + absent + " --model-out " + dir.string(), out) != 0);
+  CHECK_THAT(out, ContainsSubstring(dir.string() + ": cannot be written: it is a directory"));
+  CHECK(kboost::test::run_cli(dir, "predict --model " + absent + " --data " + absent + " --out " + no_dir + "/p.csv", out) != 0);
+  CHECK_THAT(out, ContainsSubstring(no_dir + "/p.csv: cannot be written: directory '" + no_dir + "' does not exist"));
+}
+
 TEST_CASE("cli " TEST_BACKEND ": the config file is read by CLI11 and the command line wins", "[cli]") {
   auto const dir = kboost::test::temp_dir("cli_config");
   std::string const data = kboost::test::shared_path("data/agaricus/agaricus.txt.train");

@@ -17,4 +17,10 @@ void commit_temp_file(std::string const& tmp, std::string const& path);
 /// naming `path` when the temporary file cannot be written or renamed; `path` is then unchanged.
 void write_file_atomic(std::string const& path, std::string const& bytes);
 
+/// Checks, before a long run, that a file can later be written at `path` the way write_file_atomic
+/// does it: its directory exists and is writable and `path` is not a directory ("-", standard
+/// output, passes). Throws std::runtime_error naming `path` and the cause otherwise. The write
+/// itself can still fail later (a full disk); this catches a mistyped path before hours of training.
+void check_can_write(std::string const& path);
+
 }  // namespace kboost
