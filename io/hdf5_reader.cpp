@@ -185,7 +185,16 @@ std::optional<Dataset> read_float_dataset(hid_t file, std::string const& path, s
   if (rank < 0) fail(path, 0, what, "cannot read its shape");
   Dataset d;
   d.dims.resize(static_cast<std::size_t>(rank));
-  H5Sget_simple_extent_dims(space.id, d.dims.data(), nullptr);
+  std::vector<hsize_t> max_dims(d.dims.size());
+  H5Sget_simple_extent_dims(space.id, d.dims.data(), max_dims.data());
+  // HDF5 never writes a shape beyond the maximum one, and libhdf5 sizes its chunk index by the
+  // maximum: a 6 x 767 shape whose maximum is its single 6 x 3 chunk made H5Dread copy past the
+  // one chunk's buffer.
+  for (std::size_t i = 0; i < d.dims.size(); ++i)
+    if (max_dims[i] != H5S_UNLIMITED && d.dims[i] > max_dims[i])
+      fail(path, 0, what,
+           "shape " + shape_text(d.dims) + " exceeds its maximum shape " + shape_text(max_dims) +
+               " (the header is corrupt)");
   hid_t file_space = H5S_ALL, mem_space = H5S_ALL;
   Handle mem{-1, H5Sclose};
   if (rows.last > 0) {

@@ -46,13 +46,13 @@ std::string refusal(F&& f) {
 
 TEST_CASE("fuzz regressions " TEST_BACKEND ": HDF5 dataset whose header claims a huge shape", "[fuzz][readers]") {
   // The weight dataset's corrupted dims claimed about 2^57 values: the reader allocated them
-  // before reading. X and y are intact, so without weights the file reads.
+  // before reading. Its maximum shape says 6; an extendible dataset as large, which has no
+  // maximum, is refused by the file's size (the chunked-dataset case below).
   std::string const path = regression_path("hdf5_huge_shape.h5");
   kboost::ReadOptions with_weights = format("hdf5");
   with_weights.weight_column = "w";
   std::string const what = refusal([&] { kboost::read_dataset(path, with_weights); });
-  CHECK_THAT(what, ContainsSubstring(path + ": dataset 'w': shape ") &&
-                       ContainsSubstring("claims more values than a file of 4368 bytes can hold"));
+  CHECK_THAT(what, ContainsSubstring(path + ": dataset 'w': shape 36028797018963974 exceeds its maximum shape 6"));
 }
 
 TEST_CASE("fuzz regressions " TEST_BACKEND ": LibSVM feature index beyond 32 bits", "[fuzz][readers]") {
@@ -96,34 +96,66 @@ TEST_CASE("fuzz regressions " TEST_BACKEND ": HDF5 root group whose local heap c
                        ContainsSubstring("the file is corrupt"));
 }
 
-TEST_CASE("fuzz regressions " TEST_BACKEND ": HDF5 dataset whose chunks span gigabytes", "[fuzz][readers]") {
-  // X (6 x 2303 floats) stored in deflated chunks of 3145734 x 3: libhdf5 filled a 38 MB chunk
-  // buffer for each of the 768 chunks across the shape, 30 s (a fuzz timeout) for 13,818 values.
-  std::string const path = regression_path("hdf5_huge_chunks.h5");
-  CHECK_THAT(refusal([&] { kboost::read_dataset(path, format("hdf5")); }),
-             ContainsSubstring(path + ": dataset 'X': chunks of 3145734 x 3 over its shape 6 x 2303 span more bytes "
-                                      "than a file of 6880 bytes can hold (the header is corrupt)"));
-  // Chunks that overhang the shape of an extendible dataset, deflated, still read.
-  std::string const ok = (kboost::test::temp_dir("fuzz_chunks") / "chunked.h5").string();
-  hsize_t dims[2] = {100, 7}, max_dims[2] = {H5S_UNLIMITED, 7}, chunk[2] = {4096, 5};
-  std::vector<float> values(700, 0.0f);
-  values[699] = 2.5f;
-  hid_t f = H5Fcreate(ok.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-  hid_t space = H5Screate_simple(2, dims, max_dims);
+namespace {
+
+/// An HDF5 file holding dataset "X" of `dims` float32s with maximum shape `max_dims`, chunked as
+/// `chunk` and deflated, whose values are `values` (row-major; nothing is written when empty).
+std::string write_chunked_h5(std::string const& path, std::vector<hsize_t> dims, std::vector<hsize_t> max_dims,
+                             std::vector<hsize_t> chunk, std::vector<float> const& values) {
+  hid_t f = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  hid_t space = H5Screate_simple(static_cast<int>(dims.size()), dims.data(), max_dims.data());
   hid_t props = H5Pcreate(H5P_DATASET_CREATE);
-  H5Pset_chunk(props, 2, chunk);
+  H5Pset_chunk(props, static_cast<int>(chunk.size()), chunk.data());
   H5Pset_deflate(props, 9);
   hid_t ds = H5Dcreate2(f, "X", H5T_IEEE_F32LE, space, H5P_DEFAULT, props, H5P_DEFAULT);
-  H5Dwrite(ds, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data());
+  if (!values.empty()) H5Dwrite(ds, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data());
   H5Dclose(ds);
   H5Pclose(props);
   H5Sclose(space);
   H5Fclose(f);
+  return path;
+}
+
+}  // namespace
+
+TEST_CASE("fuzz regressions " TEST_BACKEND ": HDF5 dataset whose chunks span gigabytes", "[fuzz][readers]") {
+  // X (6 x 2303 floats) stored in deflated chunks of 3145734 x 3: libhdf5 filled a 38 MB chunk
+  // buffer for each of the 768 chunks across the shape, 30 s (a fuzz timeout) for 13,818 values.
+  // Its shape also exceeds its maximum shape (6 x 3), which is refused first.
+  std::string const path = regression_path("hdf5_huge_chunks.h5");
+  CHECK_THAT(refusal([&] { kboost::read_dataset(path, format("hdf5")); }),
+             ContainsSubstring(path + ": dataset 'X': shape 6 x 2303 exceeds its maximum shape 6 x 3"));
+  // The same chunks on an extendible dataset, whose shape may grow without bound.
+  auto const dir = kboost::test::temp_dir("fuzz_chunks");
+  hsize_t const unlimited = H5S_UNLIMITED;
+  std::string const huge = write_chunked_h5((dir / "huge.h5").string(), {6, 2303}, {unlimited, unlimited},
+                                            {3145734, 3}, {});
+  CHECK_THAT(refusal([&] { kboost::read_dataset(huge, format("hdf5")); }),
+             ContainsSubstring(huge + ": dataset 'X': chunks of 3145734 x 3 over its shape 6 x 2303 span more bytes "
+                                      "than a file of ") &&
+                 ContainsSubstring("bytes can hold (the header is corrupt)"));
+  // An extendible dataset of 2^40 x 2 values, never written, in a file of a few kilobytes.
+  std::string const vast = write_chunked_h5((dir / "vast.h5").string(), {hsize_t(1) << 40, 2}, {unlimited, unlimited},
+                                            {1024, 2}, {});
+  CHECK_THAT(refusal([&] { kboost::read_dataset(vast, format("hdf5")); }),
+             ContainsSubstring(vast + ": dataset 'X': shape 1099511627776 x 2 claims more values than a file of "));
+  // Chunks that overhang the shape of an extendible dataset, deflated, still read.
+  std::vector<float> values(700, 0.0f);
+  values[699] = 2.5f;
+  std::string const ok = write_chunked_h5((dir / "chunked.h5").string(), {100, 7}, {unlimited, 7}, {4096, 5}, values);
   auto const m = kboost::read_dataset(ok, format("hdf5"));
   REQUIRE(m.n_rows == 100);
   REQUIRE(m.n_features == 7);
   CHECK(m.dense(99, 6) == 2.5f);
   CHECK(m.dense(0, 0) == 0.0f);
+}
+
+TEST_CASE("fuzz regressions " TEST_BACKEND ": HDF5 dataset whose shape exceeds its maximum", "[fuzz][readers]") {
+  // X's shape is 6 x 767 but its maximum is 6 x 3, its one chunk: libhdf5 indexes the chunks by
+  // the maximum shape and copied past that chunk's buffer (ASan heap-buffer-overflow in H5Dread).
+  std::string const path = regression_path("hdf5_shape_beyond_maximum.h5");
+  CHECK_THAT(refusal([&] { kboost::read_dataset(path, format("hdf5")); }),
+             ContainsSubstring(path + ": dataset 'X': shape 6 x 767 exceeds its maximum shape 6 x 3 (the header is corrupt)"));
 }
 
 TEST_CASE("fuzz regressions " TEST_BACKEND ": UBJSON typed array of true that claims 6.4e10 values", "[fuzz][model]") {
