@@ -103,23 +103,87 @@ hsize_t checked_size(hid_t file, std::string const& path, std::string const& wha
   return n;
 }
 
+/// The next chunk's offset after `at` in row-major order over a grid of `chunk`-sized cells covering
+/// `dims`; false after the last. The offsets cannot overflow: `check_chunk_extent` bounds the
+/// rounded-up shape first.
+bool next_chunk(std::vector<hsize_t>& at, std::vector<hsize_t> const& dims, std::vector<hsize_t> const& chunk) {
+  for (std::size_t i = dims.size(); i-- > 0;) {
+    at[i] += chunk[i];
+    if (at[i] < dims[i]) return true;
+    at[i] = 0;
+  }
+  return false;
+}
+
+/// Unfiltered datasets of up to this many stored chunks have each chunk's size and address checked
+/// (H5Dget_chunk_info_by_coord walks the whole chunk index on every call in libhdf5 1.10: 0.2 s for
+/// this many, 9 minutes for 200,000); larger ones are checked by their sum only.
+constexpr hsize_t kChunksCheckedOneByOne = 4096;
+
+/// libhdf5 reads an unfiltered chunk into a buffer of the size its index records and then uses the
+/// buffer as a whole chunk (H5D__chunk_lock), so a chunk recorded in fewer bytes than it holds is
+/// read past (52 bytes recorded for 6 x 3 floats made H5Dread copy past the buffer). HDF5 stores
+/// every unfiltered chunk in exactly `chunk_bytes`, so the recorded sizes must sum to that many per
+/// indexed chunk, and (for indexes of up to kChunksCheckedOneByOne chunks) each chunk the shape spans
+/// must be absent (read as the fill value) or hold `chunk_bytes` inside the file.
+void check_unfiltered_chunks(hid_t ds, hsize_t file_bytes, std::vector<hsize_t> const& dims,
+                             std::vector<hsize_t> const& chunk, hsize_t chunk_bytes, std::string const& path,
+                             std::string const& what) {
+  hsize_t indexed = 0;
+  Handle space{H5Dget_space(ds), H5Sclose};
+  if (H5Dget_num_chunks(ds, space.id, &indexed) < 0)
+    fail(path, 0, what, "its chunk index cannot be read (the file is corrupt)");
+  if (indexed == 0) return;
+  hsize_t const recorded = H5Dget_storage_size(ds);
+  if (recorded / indexed != chunk_bytes || recorded % indexed != 0)
+    fail(path, 0, what,
+         "its chunk index records " + std::to_string(indexed) + " chunks in " + std::to_string(recorded) +
+             " bytes, not " + std::to_string(chunk_bytes) + " bytes each (the header is corrupt)");
+  if (indexed > kChunksCheckedOneByOne) return;
+  std::vector<hsize_t> at(dims.size(), 0);
+  do {
+    unsigned filter_mask = 0;
+    haddr_t addr = HADDR_UNDEF;
+    hsize_t stored = 0;
+    if (H5Dget_chunk_info_by_coord(ds, at.data(), &filter_mask, &addr, &stored) < 0)
+      fail(path, 0, what, "its chunk at " + shape_text(at) + " cannot be looked up (the file is corrupt)");
+    if (addr == HADDR_UNDEF) continue;
+    if (stored < chunk_bytes || addr > file_bytes || file_bytes - addr < stored)
+      fail(path, 0, what,
+           "its chunk at " + shape_text(at) + " stores " + std::to_string(stored) + " bytes at file offset " +
+               std::to_string(addr) + " for " + std::to_string(chunk_bytes) + " bytes of values in a file of " +
+               std::to_string(file_bytes) + " bytes (the header is corrupt)");
+  } while (next_chunk(at, dims, chunk));
+}
+
 /// libhdf5 reads a chunked dataset a chunk at a time, into a buffer of the whole chunk's bytes that
-/// it fills or inflates, for every chunk the dataset's shape spans. A stored chunk inflates from at
-/// least 1/kMaxCompressionRatio of its bytes, so chunks that span more bytes than the file's bytes
-/// times that ratio are a corrupt header: 3145734 x 3 chunks over a 6 x 2303 shape in a file of
-/// 6,880 bytes made libhdf5 fill 29 GB of buffers, 30 s of work for 13,818 values.
+/// it fills or inflates, for every chunk the dataset's shape spans. Checked here, before H5Dread:
+/// - a chunk larger than a fixed (not unlimited) maximum dimension, which H5Dcreate refuses
+///   (H5D__chunk_construct) and libhdf5's reads do not expect (6 x 126 chunks on a 6 x 3 maximum
+///   made H5Dread copy past the chunk buffer);
+/// - the bytes the chunks span: a stored chunk inflates from at least 1/kMaxCompressionRatio of its
+///   bytes, so chunks that span more than the file's bytes times that ratio are a corrupt header
+///   (3145734 x 3 chunks over a 6 x 2303 shape in a file of 6,880 bytes made libhdf5 fill 29 GB of
+///   buffers, 30 s of work for 13,818 values);
+/// - with no filter, each stored chunk's size and address (`check_unfiltered_chunks`).
 void check_chunk_extent(hid_t file, hid_t ds, hid_t plist, std::string const& path, std::string const& what) {
   Handle space{H5Dget_space(ds), H5Sclose};
   Handle type{H5Dget_type(ds), H5Tclose};
   int const rank = H5Sget_simple_extent_ndims(space.id);
   if (rank <= 0) return;
-  std::vector<hsize_t> dims(static_cast<std::size_t>(rank)), chunk(dims.size());
-  H5Sget_simple_extent_dims(space.id, dims.data(), nullptr);
+  std::vector<hsize_t> dims(static_cast<std::size_t>(rank)), max_dims(dims.size()), chunk(dims.size());
+  H5Sget_simple_extent_dims(space.id, dims.data(), max_dims.data());
   if (H5Pget_chunk(plist, rank, chunk.data()) != rank) fail(path, 0, what, "cannot read its chunk shape");
+  for (std::size_t i = 0; i < dims.size(); ++i)
+    if (max_dims[i] != H5S_UNLIMITED && chunk[i] > max_dims[i])
+      fail(path, 0, what,
+           "chunks of " + shape_text(chunk) + " exceed its maximum shape " + shape_text(max_dims) +
+               " (the header is corrupt)");
   hsize_t file_bytes = 0;
   H5Fget_filesize(file, &file_bytes);
   hsize_t const limit = file_bytes * kMaxCompressionRatio;
-  hsize_t spanned = std::max<std::size_t>(H5Tget_size(type.id), 1);
+  hsize_t const element_bytes = std::max<std::size_t>(H5Tget_size(type.id), 1);
+  hsize_t spanned = element_bytes;
   bool too_many = false;
   for (std::size_t i = 0; i < dims.size(); ++i) {
     if (dims[i] == 0) return;  // no values: libhdf5 reads no chunk
@@ -128,10 +192,14 @@ void check_chunk_extent(hid_t file, hid_t ds, hid_t plist, std::string const& pa
     too_many = too_many || rounded_up < dims[i] || spanned > limit / rounded_up;
     if (!too_many) spanned *= rounded_up;
   }
-  if (!too_many) return;
-  fail(path, 0, what,
-       "chunks of " + shape_text(chunk) + " over its shape " + shape_text(dims) + " span more bytes than a file of " +
-           std::to_string(file_bytes) + " bytes can hold (the header is corrupt)");
+  if (too_many)
+    fail(path, 0, what,
+         "chunks of " + shape_text(chunk) + " over its shape " + shape_text(dims) + " span more bytes than a file of " +
+             std::to_string(file_bytes) + " bytes can hold (the header is corrupt)");
+  if (H5Pget_nfilters(plist) != 0) return;
+  hsize_t chunk_bytes = element_bytes;  // ≤ spanned: cannot overflow
+  for (auto c : chunk) chunk_bytes *= c;
+  check_unfiltered_chunks(ds, file_bytes, dims, chunk, chunk_bytes, path, what);
 }
 
 /// A contiguous dataset's values are one block at a stated file address, a compact one's are

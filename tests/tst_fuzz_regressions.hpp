@@ -99,14 +99,15 @@ TEST_CASE("fuzz regressions " TEST_BACKEND ": HDF5 root group whose local heap c
 namespace {
 
 /// An HDF5 file holding dataset "X" of `dims` float32s with maximum shape `max_dims`, chunked as
-/// `chunk` and deflated, whose values are `values` (row-major; nothing is written when empty).
+/// `chunk` and deflated (unless `deflate` is false), whose values are `values` (row-major; nothing is
+/// written when empty, so no chunk is stored).
 std::string write_chunked_h5(std::string const& path, std::vector<hsize_t> dims, std::vector<hsize_t> max_dims,
-                             std::vector<hsize_t> chunk, std::vector<float> const& values) {
+                             std::vector<hsize_t> chunk, std::vector<float> const& values, bool deflate = true) {
   hid_t f = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
   hid_t space = H5Screate_simple(static_cast<int>(dims.size()), dims.data(), max_dims.data());
   hid_t props = H5Pcreate(H5P_DATASET_CREATE);
   H5Pset_chunk(props, static_cast<int>(chunk.size()), chunk.data());
-  H5Pset_deflate(props, 9);
+  if (deflate) H5Pset_deflate(props, 9);
   hid_t ds = H5Dcreate2(f, "X", H5T_IEEE_F32LE, space, H5P_DEFAULT, props, H5P_DEFAULT);
   if (!values.empty()) H5Dwrite(ds, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data());
   H5Dclose(ds);
@@ -156,6 +157,37 @@ TEST_CASE("fuzz regressions " TEST_BACKEND ": HDF5 dataset whose shape exceeds i
   std::string const path = regression_path("hdf5_shape_beyond_maximum.h5");
   CHECK_THAT(refusal([&] { kboost::read_dataset(path, format("hdf5")); }),
              ContainsSubstring(path + ": dataset 'X': shape 6 x 767 exceeds its maximum shape 6 x 3 (the header is corrupt)"));
+}
+
+TEST_CASE("fuzz regressions " TEST_BACKEND ": HDF5 chunks larger than the maximum shape or stored short",
+          "[fuzz][readers]") {
+  // X (6 x 3 floats, maximum 6 x 3) in deflated chunks of 6 x 126, which H5Dcreate refuses to
+  // write: H5Dread copied past the chunk buffer.
+  std::string const wide = regression_path("hdf5_chunk_beyond_maximum_shape.h5");
+  CHECK_THAT(refusal([&] { kboost::read_dataset(wide, format("hdf5")); }),
+             ContainsSubstring(wide + ": dataset 'X': chunks of 6 x 126 exceed its maximum shape 6 x 3 (the header is "
+                                      "corrupt)"));
+  // X's one unfiltered chunk of 6 x 3 floats (72 bytes) stored in 52: libhdf5 reads the 52 bytes
+  // into a buffer of that size and copies 72 out of it.
+  std::string const shortened = regression_path("hdf5_unfiltered_chunk_short.h5");
+  CHECK_THAT(refusal([&] { kboost::read_dataset(shortened, format("hdf5")); }),
+             ContainsSubstring(shortened + ": dataset 'X': its chunk index records 1 chunks in 52 bytes, not 72 bytes "
+                                           "each (the header is corrupt)"));
+  // Unfiltered chunks that overhang the shape still read, and so does a dataset none of whose
+  // chunks was written (every value the fill value, 0).
+  auto const dir = kboost::test::temp_dir("fuzz_unfiltered_chunks");
+  std::vector<float> values(100 * 7);
+  for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<float>(i) * 0.5f;
+  std::string const ok = write_chunked_h5((dir / "chunked.h5").string(), {100, 7}, {100, 7}, {30, 5}, values, false);
+  auto const m = kboost::read_dataset(ok, format("hdf5"));
+  REQUIRE(m.n_rows == 100);
+  REQUIRE(m.n_features == 7);
+  CHECK(m.dense(99, 6) == 349.5f);
+  CHECK(m.dense(31, 5) == 111.0f);
+  std::string const empty = write_chunked_h5((dir / "unwritten.h5").string(), {40, 3}, {40, 3}, {16, 2}, {}, false);
+  auto const zeros = kboost::read_dataset(empty, format("hdf5"));
+  REQUIRE(zeros.n_rows == 40);
+  CHECK(zeros.dense(39, 2) == 0.0f);
 }
 
 TEST_CASE("fuzz regressions " TEST_BACKEND ": UBJSON typed array of true that claims 6.4e10 values", "[fuzz][model]") {
