@@ -3,10 +3,14 @@
 /// multi-target labels). NaN cells are missing.
 /// Optional datasets named by weight_column (weights) and qid_column (query ids).
 #include <hdf5.h>
+#include <zlib.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <filesystem>
 #include <limits>
+#include <optional>
+#include <vector>
 
 #include <kboost/io/detail/reader.hpp>
 
@@ -156,6 +160,89 @@ void check_unfiltered_chunks(hid_t ds, hsize_t file_bytes, std::vector<hsize_t> 
   } while (next_chunk(at, dims, chunk));
 }
 
+/// A chunk filter pipeline of deflate, shuffle (which keeps the size) and Fletcher32 (4 bytes of
+/// checksum), each optional: the pipelines whose stored chunks kboost can size. `deflate` and
+/// `fletcher` are filter positions (bit i of a chunk's filter mask skips filter i); -1 when absent.
+struct SizedPipeline {
+  int deflate = -1, fletcher = -1;
+};
+
+std::optional<SizedPipeline> sized_pipeline(hid_t plist) {
+  SizedPipeline p;
+  int const n = H5Pget_nfilters(plist);
+  for (int i = 0; i < n; ++i) {
+    unsigned flags = 0, config = 0;
+    std::size_t n_values = 0;
+    H5Z_filter_t const id = H5Pget_filter2(plist, static_cast<unsigned>(i), &flags, &n_values, nullptr, 0, nullptr, &config);
+    if (id == H5Z_FILTER_DEFLATE) p.deflate = i;
+    else if (id == H5Z_FILTER_FLETCHER32) p.fletcher = i;
+    else if (id != H5Z_FILTER_SHUFFLE) return std::nullopt;
+  }
+  return p;
+}
+
+/// The bytes `stored` bytes of a zlib stream inflate to, counting no further than `cap`; nullopt
+/// when the stream is corrupt or ends early.
+std::optional<hsize_t> inflated_bytes(unsigned char* stored, hsize_t n, hsize_t cap) {
+  if (n > std::numeric_limits<uInt>::max()) return std::nullopt;
+  z_stream zs{};
+  if (inflateInit(&zs) != Z_OK) return std::nullopt;
+  zs.next_in = stored;
+  zs.avail_in = static_cast<uInt>(n);
+  std::vector<unsigned char> out(1 << 16);
+  hsize_t total = 0;
+  int rc = Z_OK;
+  while (rc == Z_OK && total <= cap) {
+    zs.next_out = out.data();
+    zs.avail_out = static_cast<uInt>(out.size());
+    rc = inflate(&zs, Z_NO_FLUSH);
+    total += out.size() - zs.avail_out;
+  }
+  inflateEnd(&zs);
+  if (rc != Z_STREAM_END && total <= cap) return std::nullopt;
+  return total;
+}
+
+/// libhdf5 1.10 unfilters a chunk into a buffer of whatever size the filters give back and then
+/// uses the buffer as a whole chunk, so a stream that inflates short, a chunk shape widened in the
+/// header, or a checksummed chunk stored short is read past, silently: the bytes beyond the buffer
+/// become values. Each stored chunk the shape spans is read raw (H5Dread_chunk) and sized here:
+/// inflated with zlib, less its checksum.
+void check_filtered_chunks(hid_t ds, hsize_t file_bytes, std::vector<hsize_t> const& dims,
+                           std::vector<hsize_t> const& chunk, hsize_t chunk_bytes, SizedPipeline pipeline,
+                           std::string const& path, std::string const& what) {
+  std::vector<unsigned char> raw;
+  std::vector<hsize_t> at(dims.size(), 0);
+  do {
+    hsize_t stored = 0;
+    if (H5Dget_chunk_storage_size(ds, at.data(), &stored) < 0)
+      fail(path, 0, what, "its chunk at " + shape_text(at) + " cannot be looked up (the file is corrupt)");
+    if (stored == 0) continue;
+    std::string const chunk_name = "its chunk at " + shape_text(at);
+    if (stored > file_bytes) fail(path, 0, what, chunk_name + " claims more bytes than the file holds (the header is corrupt)");
+    raw.resize(stored);
+    std::uint32_t mask = 0;
+    if (H5Dread_chunk(ds, H5P_DEFAULT, at.data(), &mask, raw.data()) < 0)
+      fail(path, 0, what, chunk_name + " cannot be read (the file is corrupt)");
+    auto active = [&](int filter) { return filter >= 0 && (mask & (1u << filter)) == 0; };
+    hsize_t expected = chunk_bytes, n = stored;
+    if (active(pipeline.fletcher) && pipeline.fletcher > pipeline.deflate) {
+      if (n < 4) fail(path, 0, what, chunk_name + " is shorter than its checksum (the data is corrupt)");
+      n -= 4;
+    } else if (active(pipeline.fletcher)) {
+      expected += 4;
+    }
+    std::optional<hsize_t> const inflated =
+        active(pipeline.deflate) ? inflated_bytes(raw.data(), n, expected) : std::optional<hsize_t>(n);
+    if (!inflated) fail(path, 0, what, chunk_name + " does not inflate (the data is corrupt)");
+    if (*inflated != expected)
+      fail(path, 0, what,
+           chunk_name + " holds " +
+               (*inflated > expected ? "more than " + std::to_string(expected) : std::to_string(*inflated)) +
+               " bytes once unfiltered, for " + std::to_string(expected) + " bytes of values (the data is corrupt)");
+  } while (next_chunk(at, dims, chunk));
+}
+
 /// libhdf5 reads a chunked dataset a chunk at a time, into a buffer of the whole chunk's bytes that
 /// it fills or inflates, for every chunk the dataset's shape spans. Checked here, before H5Dread:
 /// - a chunk larger than a fixed (not unlimited) maximum dimension, which H5Dcreate refuses
@@ -196,10 +283,11 @@ void check_chunk_extent(hid_t file, hid_t ds, hid_t plist, std::string const& pa
     fail(path, 0, what,
          "chunks of " + shape_text(chunk) + " over its shape " + shape_text(dims) + " span more bytes than a file of " +
              std::to_string(file_bytes) + " bytes can hold (the header is corrupt)");
-  if (H5Pget_nfilters(plist) != 0) return;
   hsize_t chunk_bytes = element_bytes;  // ≤ spanned: cannot overflow
   for (auto c : chunk) chunk_bytes *= c;
-  check_unfiltered_chunks(ds, file_bytes, dims, chunk, chunk_bytes, path, what);
+  if (H5Pget_nfilters(plist) == 0) return check_unfiltered_chunks(ds, file_bytes, dims, chunk, chunk_bytes, path, what);
+  if (auto const pipeline = sized_pipeline(plist))
+    check_filtered_chunks(ds, file_bytes, dims, chunk, chunk_bytes, *pipeline, path, what);
 }
 
 /// A contiguous dataset's values are one block at a stated file address, a compact one's are

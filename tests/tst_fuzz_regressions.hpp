@@ -99,15 +99,19 @@ TEST_CASE("fuzz regressions " TEST_BACKEND ": HDF5 root group whose local heap c
 namespace {
 
 /// An HDF5 file holding dataset "X" of `dims` float32s with maximum shape `max_dims`, chunked as
-/// `chunk` and deflated (unless `deflate` is false), whose values are `values` (row-major; nothing is
+/// `chunk` and deflated (unless `deflate` is false; shuffled before and Fletcher32-summed after with
+/// `shuffle_and_checksum`), whose values are `values` (row-major; nothing is
 /// written when empty, so no chunk is stored).
 std::string write_chunked_h5(std::string const& path, std::vector<hsize_t> dims, std::vector<hsize_t> max_dims,
-                             std::vector<hsize_t> chunk, std::vector<float> const& values, bool deflate = true) {
+                             std::vector<hsize_t> chunk, std::vector<float> const& values, bool deflate = true,
+                             bool shuffle_and_checksum = false) {
   hid_t f = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
   hid_t space = H5Screate_simple(static_cast<int>(dims.size()), dims.data(), max_dims.data());
   hid_t props = H5Pcreate(H5P_DATASET_CREATE);
   H5Pset_chunk(props, static_cast<int>(chunk.size()), chunk.data());
+  if (shuffle_and_checksum) H5Pset_shuffle(props);
   if (deflate) H5Pset_deflate(props, 9);
+  if (shuffle_and_checksum) H5Pset_fletcher32(props);
   hid_t ds = H5Dcreate2(f, "X", H5T_IEEE_F32LE, space, H5P_DEFAULT, props, H5P_DEFAULT);
   if (!values.empty()) H5Dwrite(ds, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data());
   H5Dclose(ds);
@@ -188,6 +192,37 @@ TEST_CASE("fuzz regressions " TEST_BACKEND ": HDF5 chunks larger than the maximu
   auto const zeros = kboost::read_dataset(empty, format("hdf5"));
   REQUIRE(zeros.n_rows == 40);
   CHECK(zeros.dense(39, 2) == 0.0f);
+}
+
+TEST_CASE("fuzz regressions " TEST_BACKEND ": HDF5 filtered chunks that unfilter short", "[fuzz][readers]") {
+  // X's one deflated chunk of 6 x 3 floats (72 bytes) inflates to 52: libhdf5 used the 52-byte
+  // buffer as a whole chunk, and a plain build read the bytes past it as values.
+  std::string const shortened = regression_path("hdf5_deflated_chunk_inflates_short.h5");
+  CHECK_THAT(refusal([&] { kboost::read_dataset(shortened, format("hdf5")); }),
+             ContainsSubstring(shortened + ": dataset 'X': its chunk at 0 x 0 holds 52 bytes once unfiltered, for 72 "
+                                           "bytes of values (the data is corrupt)"));
+  // The header's chunk shape widened to 6 x 2563 (unlimited maximum); the stored chunk still
+  // inflates to 6 x 3 floats.
+  std::string const widened = regression_path("hdf5_deflated_chunks_wider_than_stored.h5");
+  CHECK_THAT(refusal([&] { kboost::read_dataset(widened, format("hdf5")); }),
+             ContainsSubstring(widened + ": dataset 'X': its chunk at 0 x 0 holds 72 bytes once unfiltered, for 61512 "
+                                         "bytes of values (the data is corrupt)"));
+  // X's chunk, Fletcher32-checksummed only, stored in 52 bytes: 48 bytes of values for 72.
+  std::string const summed = regression_path("hdf5_checksummed_chunk_short.h5");
+  CHECK_THAT(refusal([&] { kboost::read_dataset(summed, format("hdf5")); }),
+             ContainsSubstring(summed + ": dataset 'X': its chunk at 0 x 0 holds 48 bytes once unfiltered, for 72 "
+                                        "bytes of values (the data is corrupt)"));
+  // Shuffled, deflated and checksummed chunks that overhang the shape still read.
+  auto const dir = kboost::test::temp_dir("fuzz_deflated_chunks");
+  std::vector<float> values(100 * 7);
+  for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<float>(i % 13) * 0.25f;
+  std::string const ok =
+      write_chunked_h5((dir / "filtered.h5").string(), {100, 7}, {100, 7}, {30, 5}, values, true, true);
+  auto const m = kboost::read_dataset(ok, format("hdf5"));
+  REQUIRE(m.n_rows == 100);
+  REQUIRE(m.n_features == 7);
+  CHECK(m.dense(99, 6) == 2.5f);   // value 699: 699 % 13 = 10
+  CHECK(m.dense(31, 5) == 0.25f);  // value 222: 222 % 13 = 1
 }
 
 TEST_CASE("fuzz regressions " TEST_BACKEND ": UBJSON typed array of true that claims 6.4e10 values", "[fuzz][model]") {
