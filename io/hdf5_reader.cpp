@@ -252,7 +252,9 @@ void check_filtered_chunks(hid_t ds, hsize_t file_bytes, std::vector<hsize_t> co
 ///   bytes, so chunks that span more than the file's bytes times that ratio are a corrupt header
 ///   (3145734 x 3 chunks over a 6 x 2303 shape in a file of 6,880 bytes made libhdf5 fill 29 GB of
 ///   buffers, 30 s of work for 13,818 values);
-/// - with no filter, each stored chunk's size and address (`check_unfiltered_chunks`).
+/// - with no filter, each stored chunk's size and address (`check_unfiltered_chunks`); with deflate,
+///   shuffle and Fletcher32 only, each stored chunk's size once unfiltered (`check_filtered_chunks`).
+///   Every chunk of the dataset is checked, also when only a shard's rows are read.
 void check_chunk_extent(hid_t file, hid_t ds, hid_t plist, std::string const& path, std::string const& what) {
   Handle space{H5Dget_space(ds), H5Sclose};
   Handle type{H5Dget_type(ds), H5Tclose};
