@@ -10,8 +10,11 @@
 #include <filesystem>
 #include <limits>
 #include <optional>
+#include <string>
+#include <system_error>
 #include <vector>
 
+#include <kboost/io/detail/isolated_read.hpp>
 #include <kboost/io/detail/reader.hpp>
 
 namespace kboost::io_detail {
@@ -287,6 +290,7 @@ void check_chunk_extent(hid_t file, hid_t ds, hid_t plist, std::string const& pa
              std::to_string(file_bytes) + " bytes can hold (the header is corrupt)");
   hsize_t chunk_bytes = element_bytes;  // ≤ spanned: cannot overflow
   for (auto c : chunk) chunk_bytes *= c;
+  allow_isolated_memory(2 * chunk_bytes);  // libhdf5's chunk buffer, and a stored chunk read raw below
   if (H5Pget_nfilters(plist) == 0) return check_unfiltered_chunks(ds, file_bytes, dims, chunk, chunk_bytes, path, what);
   if (auto const pipeline = sized_pipeline(plist))
     check_filtered_chunks(ds, file_bytes, dims, chunk, chunk_bytes, *pipeline, path, what);
@@ -370,6 +374,9 @@ std::optional<Dataset> read_float_dataset(hid_t file, std::string const& path, s
     mem_space = mem.id;
   }
   hsize_t const n = checked_size(file, path, what, d.dims, H5Tget_size(type.id));
+  // Its values as the file stores them (libhdf5's read buffers), as read (float32, or int64 and
+  // float32), and a copy on the way out (per_row).
+  allow_isolated_memory(n * (H5Tget_size(type.id) + (ints ? 12 : 4) + 4));
   check_raw_data_extent(file, ds.id, path, what, n * H5Tget_size(type.id));
   if (ints) {  // query ids: exact integers, not rounded through float32
     if (cls != H5T_INTEGER) fail(path, 0, what, "query ids must be an integer dataset");
@@ -396,16 +403,28 @@ std::vector<float> per_row(Dataset const& d, std::size_t n_rows, std::string con
   return d.values;
 }
 
-}  // namespace
+/// What the reader takes from the file, in host vectors: the matrix's arrays before they become
+/// Views. Absent arrays are empty.
+struct Hdf5Arrays {
+  std::uint64_t n_rows = 0, n_features = 0, n_targets = 1, first_row = 0, total_rows = 0;
+  std::vector<float> dense, label, weight, lower, upper;
+  std::vector<std::uint32_t> group_ptr;
+  std::string label_name;
 
-HostDMatrix read_hdf5(std::string const& path, ReadOptions const& opt) {
-  std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) fail(path, 0, "", "no such file");
+  /// What `read_matrix` reads back, in its order.
+  void write(ResultWriter& out) const {
+    for (std::uint64_t v : {n_rows, n_features, n_targets, first_row, total_rows}) out.put(v);
+    out.put(label_name);
+    for (auto const* v : {&dense, &label, &weight, &lower, &upper}) out.put(*v);
+    out.put(group_ptr);
+  }
+};
+/// Every libhdf5 call of the reader, and the checks on what they return.
+Hdf5Arrays read_hdf5_arrays(std::string const& path, ReadOptions const& opt) {
   QuietHdf5 quiet;
   if (H5Fis_hdf5(path.c_str()) <= 0) fail(path, 0, "", "not an HDF5 file");
   Handle file{H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose};
   if (file.id < 0) fail(path, 0, "", "cannot open HDF5 file for reading");
-
   // The file's rows, then this shard's (a hyperslab of every per-row dataset).
   std::size_t total_rows = 0;
   {
@@ -430,18 +449,12 @@ HostDMatrix read_hdf5(std::string const& path, ReadOptions const& opt) {
     fail(path, 0, "dataset '" + opt.features_dataset + "'",
          std::to_string(n_cols) + " features, more than num_features = " + std::to_string(opt.num_features));
 
-  HostDMatrix m;
+  Hdf5Arrays m;
   m.n_rows = n_rows;
   m.n_features = n_cols;
-  m.info.first_row = first_row;
-  m.info.total_rows = total_rows;
-  m.dense = HostDMatrix::dense_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::DMatrix::dense"), n_rows, n_cols);
-  std::size_t n_missing = 0;
-  for (std::size_t i = 0; i < n_rows * n_cols; ++i) {
-    m.dense.data()[i] = X.values[i];
-    n_missing += std::isnan(X.values[i]) ? 1 : 0;
-  }
-  m.info.n_missing = n_missing;
+  m.first_row = first_row;
+  m.total_rows = total_rows;
+  m.dense = std::move(X.values);
 
   // The default "y" may be absent (unlabelled data); a label dataset named by the user must exist.
   bool const label_optional = opt.label_dataset == ReadOptions{}.label_dataset;
@@ -457,8 +470,8 @@ HostDMatrix read_hdf5(std::string const& path, ReadOptions const& opt) {
                             (multi ? " target " + std::to_string(k % targets) : std::string()),
                "label is not finite");
       m.n_targets = targets;
-      m.label = to_view("kboost::DMatrix::label", label);
-      m.info.label_name = opt.label_dataset;
+      m.label = std::move(label);
+      m.label_name = opt.label_dataset;
     }
   }
   if (!opt.weight_column.empty()) {
@@ -468,7 +481,7 @@ HostDMatrix read_hdf5(std::string const& path, ReadOptions const& opt) {
       if (!std::isfinite(w[r]) || w[r] < 0)
         fail(path, 0, "dataset '" + opt.weight_column + "' record " + std::to_string(first_row + r),
              "weight is not a finite non-negative number");
-    m.weight = to_view("kboost::DMatrix::weight", w);
+    m.weight = std::move(w);
   }
   if (!opt.label_lower_bound_column.empty() || !opt.label_upper_bound_column.empty()) {
     if (opt.label_lower_bound_column.empty() || opt.label_upper_bound_column.empty())
@@ -483,8 +496,8 @@ HostDMatrix read_hdf5(std::string const& path, ReadOptions const& opt) {
         fail(path, 0, "datasets '" + opt.label_lower_bound_column + "', '" + opt.label_upper_bound_column + "' record " +
                           std::to_string(first_row + r), why);
     }
-    m.label_lower_bound = to_view("kboost::DMatrix::label_lower_bound", lower);
-    m.label_upper_bound = to_view("kboost::DMatrix::label_upper_bound", upper);
+    m.lower = lower;
+    m.upper = upper;
   }
   if (!opt.qid_column.empty()) {
     if (opt.shard_count > 1) fail(path, 0, "dataset '" + opt.qid_column + "'", "query groups cannot be split over ranks");
@@ -492,10 +505,57 @@ HostDMatrix read_hdf5(std::string const& path, ReadOptions const& opt) {
     per_row(*read_float_dataset(file.id, path, opt.qid_column, false, &qid), n_rows, path, opt.qid_column);
     std::vector<std::size_t> rec(n_rows);
     for (std::size_t r = 0; r < n_rows; ++r) rec[r] = r + 1;  // reported as FILE:N, N = 1-based record
-    m.group_ptr = to_view("kboost::DMatrix::group_ptr",
-                          groups_from_qids(qid, rec, path, "dataset '" + opt.qid_column + "' (1-based record)"));
+    m.group_ptr = groups_from_qids(qid, rec, path, "dataset '" + opt.qid_column + "' (1-based record)");
   }
   return m;
+}
+
+/// A host View of the next vector `in` holds (unallocated when the vector is empty).
+template <class T>
+Kokkos::View<T*, Kokkos::HostSpace> next_view(ResultReader& in, std::string const& label) {
+  std::uint64_t const n = in.get_count(sizeof(T));
+  Kokkos::View<T*, Kokkos::HostSpace> v;
+  if (n == 0) return v;
+  v = Kokkos::View<T*, Kokkos::HostSpace>(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), n);
+  in.read(v.data(), n * sizeof(T));
+  return v;
+}
+
+/// The matrix `Hdf5Arrays::write` wrote, each array read straight into its View; n_missing
+/// counted here.
+HostDMatrix read_matrix(ResultReader& in) {
+  HostDMatrix m;
+  m.n_rows = in.get<std::uint64_t>();
+  m.n_features = in.get<std::uint64_t>();
+  m.n_targets = in.get<std::uint64_t>();
+  m.info.first_row = in.get<std::uint64_t>();
+  m.info.total_rows = in.get<std::uint64_t>();
+  in.get(m.info.label_name);
+  std::uint64_t const cells = in.get_count(sizeof(float));
+  if (cells != m.n_rows * m.n_features) throw std::logic_error("kboost: the HDF5 reader's result is malformed");
+  m.dense = HostDMatrix::dense_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::DMatrix::dense"), m.n_rows,
+                                    m.n_features);
+  in.read(m.dense.data(), cells * sizeof(float));
+  std::size_t n_missing = 0;
+  for (std::size_t i = 0; i < cells; ++i) n_missing += std::isnan(m.dense.data()[i]) ? 1 : 0;
+  m.info.n_missing = n_missing;
+  m.label = next_view<float>(in, "kboost::DMatrix::label");
+  m.weight = next_view<float>(in, "kboost::DMatrix::weight");
+  m.label_lower_bound = next_view<float>(in, "kboost::DMatrix::label_lower_bound");
+  m.label_upper_bound = next_view<float>(in, "kboost::DMatrix::label_upper_bound");
+  m.group_ptr = next_view<std::uint32_t>(in, "kboost::DMatrix::group_ptr");
+  return m;
+}
+
+}  // namespace
+
+/// libhdf5 runs in a child process (run_isolated): a file that crashes it or makes it allocate
+/// without bound ends in an error here.
+HostDMatrix read_hdf5(std::string const& path, ReadOptions const& opt) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) fail(path, 0, "", "no such file");
+  ResultReader in = run_isolated(path, "libhdf5", [&](ResultWriter& out) { read_hdf5_arrays(path, opt).write(out); });
+  return read_matrix(in);
 }
 
 }  // namespace kboost::io_detail
