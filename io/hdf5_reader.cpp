@@ -93,10 +93,8 @@ std::string shape_text(std::vector<hsize_t> const& dims) {
 /// checking that the file can hold them: a corrupt or hostile header may claim any shape, and
 /// the reader allocates rows × features floats before HDF5 reads a byte, so a shape more than
 /// the file's bytes could encode, even deflated, fails here instead of exhausting memory.
-hsize_t checked_size(hid_t file, std::string const& path, std::string const& what, std::vector<hsize_t> const& dims,
-                     std::size_t element_bytes) {
-  hsize_t file_bytes = 0;
-  if (H5Fget_filesize(file, &file_bytes) < 0) fail(path, 0, what, "cannot read the file's size");
+hsize_t checked_size(hsize_t file_bytes, std::string const& path, std::string const& what,
+                     std::vector<hsize_t> const& dims, std::size_t element_bytes) {
   hsize_t const max_values = file_bytes * kMaxCompressionRatio / std::max<std::size_t>(element_bytes, 1);
   hsize_t n = 1;
   std::string const shape = shape_text(dims);
@@ -110,17 +108,29 @@ hsize_t checked_size(hid_t file, std::string const& path, std::string const& wha
   return n;
 }
 
-/// The next chunk's offset after `at` in row-major order over a grid of `chunk`-sized cells covering
-/// `dims`; false after the last. The offsets cannot overflow: `check_chunk_extent` bounds the
-/// rounded-up shape first.
-bool next_chunk(std::vector<hsize_t>& at, std::vector<hsize_t> const& dims, std::vector<hsize_t> const& chunk) {
-  for (std::size_t i = dims.size(); i-- > 0;) {
-    at[i] += chunk[i];
-    if (at[i] < dims[i]) return true;
-    at[i] = 0;
+/// The chunks of a dataset that a read touches: the cells of a grid of `chunk`-sized cells from
+/// `start` (the cell holding the first row read) to `end` (the dataset's shape, its first dimension
+/// cut to the rows read). libhdf5 reads only those chunks, so only those are checked.
+struct ChunkGrid {
+  std::vector<hsize_t> start, end, chunk;
+
+  /// Calls `visit(offset)` for each cell, in row-major order. The offsets cannot overflow:
+  /// `check_chunk_extent` bounds the rounded-up shape first.
+  template <class Visit>
+  void for_each(Visit&& visit) const {
+    std::vector<hsize_t> at = start;
+    for (;;) {
+      visit(at);
+      std::size_t i = end.size();
+      while (i-- > 0) {
+        at[i] += chunk[i];
+        if (at[i] < end[i]) break;
+        if (i == 0) return;
+        at[i] = 0;
+      }
+    }
   }
-  return false;
-}
+};
 
 /// Unfiltered datasets of up to this many stored chunks have each chunk's size and address checked
 /// (H5Dget_chunk_info_by_coord walks the whole chunk index on every call in libhdf5 1.10: 0.2 s for
@@ -131,14 +141,12 @@ constexpr hsize_t kChunksCheckedOneByOne = 4096;
 /// buffer as a whole chunk (H5D__chunk_lock), so a chunk recorded in fewer bytes than it holds is
 /// read past (52 bytes recorded for 6 x 3 floats made H5Dread copy past the buffer). HDF5 stores
 /// every unfiltered chunk in exactly `chunk_bytes`, so the recorded sizes must sum to that many per
-/// indexed chunk, and (for indexes of up to kChunksCheckedOneByOne chunks) each chunk the shape spans
-/// must be absent (read as the fill value) or hold `chunk_bytes` inside the file.
-void check_unfiltered_chunks(hid_t ds, hsize_t file_bytes, std::vector<hsize_t> const& dims,
-                             std::vector<hsize_t> const& chunk, hsize_t chunk_bytes, std::string const& path,
-                             std::string const& what) {
+/// indexed chunk, and (for indexes of up to kChunksCheckedOneByOne chunks) each chunk of `grid` must
+/// be absent (read as the fill value) or hold `chunk_bytes` inside the file.
+void check_unfiltered_chunks(hid_t ds, hid_t space, hsize_t file_bytes, ChunkGrid const& grid, hsize_t chunk_bytes,
+                             std::string const& path, std::string const& what) {
   hsize_t indexed = 0;
-  Handle space{H5Dget_space(ds), H5Sclose};
-  if (H5Dget_num_chunks(ds, space.id, &indexed) < 0)
+  if (H5Dget_num_chunks(ds, space, &indexed) < 0)
     fail(path, 0, what, "its chunk index cannot be read (the file is corrupt)");
   if (indexed == 0) return;
   hsize_t const recorded = H5Dget_storage_size(ds);
@@ -147,20 +155,19 @@ void check_unfiltered_chunks(hid_t ds, hsize_t file_bytes, std::vector<hsize_t> 
          "its chunk index records " + std::to_string(indexed) + " chunks in " + std::to_string(recorded) +
              " bytes, not " + std::to_string(chunk_bytes) + " bytes each (the header is corrupt)");
   if (indexed > kChunksCheckedOneByOne) return;
-  std::vector<hsize_t> at(dims.size(), 0);
-  do {
+  grid.for_each([&](std::vector<hsize_t> const& at) {
     unsigned filter_mask = 0;
     haddr_t addr = HADDR_UNDEF;
     hsize_t stored = 0;
     if (H5Dget_chunk_info_by_coord(ds, at.data(), &filter_mask, &addr, &stored) < 0)
       fail(path, 0, what, "its chunk at " + shape_text(at) + " cannot be looked up (the file is corrupt)");
-    if (addr == HADDR_UNDEF) continue;
+    if (addr == HADDR_UNDEF) return;
     if (stored < chunk_bytes || addr > file_bytes || file_bytes - addr < stored)
       fail(path, 0, what,
            "its chunk at " + shape_text(at) + " stores " + std::to_string(stored) + " bytes at file offset " +
                std::to_string(addr) + " for " + std::to_string(chunk_bytes) + " bytes of values in a file of " +
                std::to_string(file_bytes) + " bytes (the header is corrupt)");
-  } while (next_chunk(at, dims, chunk));
+  });
 }
 
 /// A chunk filter pipeline of deflate, shuffle (which keeps the size) and Fletcher32 (4 bytes of
@@ -209,18 +216,16 @@ std::optional<hsize_t> inflated_bytes(unsigned char* stored, hsize_t n, hsize_t 
 /// libhdf5 1.10 unfilters a chunk into a buffer of whatever size the filters give back and then
 /// uses the buffer as a whole chunk, so a stream that inflates short, a chunk shape widened in the
 /// header, or a checksummed chunk stored short is read past, silently: the bytes beyond the buffer
-/// become values. Each stored chunk the shape spans is read raw (H5Dread_chunk) and sized here:
+/// become values. Each stored chunk of `grid` is read raw (H5Dread_chunk) and sized here:
 /// inflated with zlib, less its checksum.
-void check_filtered_chunks(hid_t ds, hsize_t file_bytes, std::vector<hsize_t> const& dims,
-                           std::vector<hsize_t> const& chunk, hsize_t chunk_bytes, SizedPipeline pipeline,
-                           std::string const& path, std::string const& what) {
+void check_filtered_chunks(hid_t ds, hsize_t file_bytes, ChunkGrid const& grid, hsize_t chunk_bytes,
+                           SizedPipeline pipeline, std::string const& path, std::string const& what) {
   std::vector<unsigned char> raw;
-  std::vector<hsize_t> at(dims.size(), 0);
-  do {
+  grid.for_each([&](std::vector<hsize_t> const& at) {
     hsize_t stored = 0;
     if (H5Dget_chunk_storage_size(ds, at.data(), &stored) < 0)
       fail(path, 0, what, "its chunk at " + shape_text(at) + " cannot be looked up (the file is corrupt)");
-    if (stored == 0) continue;
+    if (stored == 0) return;
     std::string const chunk_name = "its chunk at " + shape_text(at);
     if (stored > file_bytes) fail(path, 0, what, chunk_name + " claims more bytes than the file holds (the header is corrupt)");
     raw.resize(stored);
@@ -243,7 +248,7 @@ void check_filtered_chunks(hid_t ds, hsize_t file_bytes, std::vector<hsize_t> co
            chunk_name + " holds " +
                (*inflated > expected ? "more than " + std::to_string(expected) : std::to_string(*inflated)) +
                " bytes once unfiltered, for " + std::to_string(expected) + " bytes of values (the data is corrupt)");
-  } while (next_chunk(at, dims, chunk));
+  });
 }
 
 /// libhdf5 reads a chunked dataset a chunk at a time, into a buffer of the whole chunk's bytes that
@@ -257,8 +262,10 @@ void check_filtered_chunks(hid_t ds, hsize_t file_bytes, std::vector<hsize_t> co
 ///   buffers, 30 s of work for 13,818 values);
 /// - with no filter, each stored chunk's size and address (`check_unfiltered_chunks`); with deflate,
 ///   shuffle and Fletcher32 only, each stored chunk's size once unfiltered (`check_filtered_chunks`).
-///   Every chunk of the dataset is checked, also when only a shard's rows are read.
-void check_chunk_extent(hid_t file, hid_t ds, hid_t plist, std::string const& path, std::string const& what) {
+///   These look at the chunks that hold the rows read (a shard's only: `ChunkGrid`), except the
+///   unfiltered sizes' sum, which covers the whole chunk index.
+void check_chunk_extent(hid_t ds, hid_t plist, hsize_t file_bytes, RowRange rows, std::string const& path,
+                        std::string const& what) {
   Handle space{H5Dget_space(ds), H5Sclose};
   Handle type{H5Dget_type(ds), H5Tclose};
   int const rank = H5Sget_simple_extent_ndims(space.id);
@@ -271,8 +278,6 @@ void check_chunk_extent(hid_t file, hid_t ds, hid_t plist, std::string const& pa
       fail(path, 0, what,
            "chunks of " + shape_text(chunk) + " exceed its maximum shape " + shape_text(max_dims) +
                " (the header is corrupt)");
-  hsize_t file_bytes = 0;
-  H5Fget_filesize(file, &file_bytes);
   hsize_t const limit = file_bytes * kMaxCompressionRatio;
   hsize_t const element_bytes = std::max<std::size_t>(H5Tget_size(type.id), 1);
   hsize_t spanned = element_bytes;
@@ -291,20 +296,26 @@ void check_chunk_extent(hid_t file, hid_t ds, hid_t plist, std::string const& pa
   hsize_t chunk_bytes = element_bytes;  // ≤ spanned: cannot overflow
   for (auto c : chunk) chunk_bytes *= c;
   allow_isolated_memory(2 * chunk_bytes);  // libhdf5's chunk buffer, and a stored chunk read raw below
-  if (H5Pget_nfilters(plist) == 0) return check_unfiltered_chunks(ds, file_bytes, dims, chunk, chunk_bytes, path, what);
+  ChunkGrid grid{std::vector<hsize_t>(dims.size(), 0), dims, chunk};
+  if (rows.last > 0) {  // a shard: the chunks that hold its rows
+    grid.start[0] = rows.first / chunk[0] * chunk[0];
+    grid.end[0] = rows.last;
+  }
+  if (H5Pget_nfilters(plist) == 0) return check_unfiltered_chunks(ds, space.id, file_bytes, grid, chunk_bytes, path, what);
   if (auto const pipeline = sized_pipeline(plist))
-    check_filtered_chunks(ds, file_bytes, dims, chunk, chunk_bytes, *pipeline, path, what);
+    check_filtered_chunks(ds, file_bytes, grid, chunk_bytes, *pipeline, path, what);
 }
 
 /// A contiguous dataset's values are one block at a stated file address, a compact one's are
 /// stored in its header: libhdf5 copies from either without checking that the block holds all the
 /// values (and, contiguous, lies inside the file), so a corrupt size or address fails here.
 /// (A contiguous block never written has no address: HDF5 reads the fill value.)
-void check_raw_data_extent(hid_t file, hid_t ds, std::string const& path, std::string const& what, hsize_t bytes) {
+void check_raw_data_extent(hid_t ds, hsize_t file_bytes, RowRange rows, std::string const& path, std::string const& what,
+                           hsize_t bytes) {
   Handle plist{H5Dget_create_plist(ds), H5Pclose};
   if (plist.id < 0) return;
   H5D_layout_t const layout = H5Pget_layout(plist.id);
-  if (layout == H5D_CHUNKED) return check_chunk_extent(file, ds, plist.id, path, what);
+  if (layout == H5D_CHUNKED) return check_chunk_extent(ds, plist.id, file_bytes, rows, path, what);
   if (layout != H5D_CONTIGUOUS && layout != H5D_COMPACT) return;
   hsize_t const stored = H5Dget_storage_size(ds);
   if (layout == H5D_COMPACT) {
@@ -316,8 +327,6 @@ void check_raw_data_extent(hid_t file, hid_t ds, std::string const& path, std::s
   }
   haddr_t const at = H5Dget_offset(ds);
   if (at == HADDR_UNDEF) return;
-  hsize_t file_bytes = 0;
-  H5Fget_filesize(file, &file_bytes);
   if (stored < bytes || at > file_bytes || file_bytes - at < bytes)
     fail(path, 0, what,
          "its " + std::to_string(bytes) + " bytes of values at file offset " + std::to_string(at) +
@@ -373,11 +382,13 @@ std::optional<Dataset> read_float_dataset(hid_t file, std::string const& path, s
     file_space = space.id;
     mem_space = mem.id;
   }
-  hsize_t const n = checked_size(file, path, what, d.dims, H5Tget_size(type.id));
+  hsize_t file_bytes = 0;
+  if (H5Fget_filesize(file, &file_bytes) < 0) fail(path, 0, what, "cannot read the file's size");
+  hsize_t const n = checked_size(file_bytes, path, what, d.dims, H5Tget_size(type.id));
   // Its values as the file stores them (libhdf5's read buffers), as read (float32, or int64 and
   // float32), and a copy on the way out (per_row).
   allow_isolated_memory(n * (H5Tget_size(type.id) + (ints ? 12 : 4) + 4));
-  check_raw_data_extent(file, ds.id, path, what, n * H5Tget_size(type.id));
+  check_raw_data_extent(ds.id, file_bytes, rows, path, what, n * H5Tget_size(type.id));
   if (ints) {  // query ids: exact integers, not rounded through float32
     if (cls != H5T_INTEGER) fail(path, 0, what, "query ids must be an integer dataset");
     ints->resize(n);

@@ -318,6 +318,36 @@ TEST_CASE("fuzz regressions " TEST_BACKEND ": HDF5 filtered chunks that unfilter
   CHECK(m.dense(31, 5) == 0.25f);  // value 222: 222 % 13 = 1
 }
 
+TEST_CASE("fuzz regressions " TEST_BACKEND ": HDF5 shard reads check the chunks of their rows", "[fuzz][readers]") {
+  // X: 100 x 7 floats, shuffled and Fletcher32-summed in chunks of 30 x 7 (840 bytes); the chunk
+  // at row 60 is rewritten raw in 100 bytes. Only reads that touch it may fail: an MPI rank reads
+  // only its rows' chunks (an HDF5 hyperslab), and checking the others cost every rank the whole file.
+  auto const dir = kboost::test::temp_dir("fuzz_shard_chunks");
+  std::vector<float> values(100 * 7);
+  for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<float>(i % 11) - 3.5f;
+  std::string const path =
+      write_chunked_h5((dir / "one_short_chunk.h5").string(), {100, 7}, {100, 7}, {30, 7}, values, false, true);
+  {
+    hid_t f = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+    hid_t ds = H5Dopen2(f, "X", H5P_DEFAULT);
+    hsize_t const at[2] = {60, 0};
+    std::vector<unsigned char> short_chunk(100, 7);
+    REQUIRE(H5Dwrite_chunk(ds, H5P_DEFAULT, 0, at, short_chunk.size(), short_chunk.data()) >= 0);
+    H5Dclose(ds);
+    H5Fclose(f);
+  }
+  std::string const refused = path + ": dataset 'X': its chunk at 60 x 0 holds 96 bytes once unfiltered, for 840";
+  CHECK_THAT(refusal([&] { kboost::read_dataset(path, format("hdf5")); }), ContainsSubstring(refused));
+  kboost::ReadOptions shard = format("hdf5");
+  shard.shard_count = 3;
+  shard.shard_index = 0;  // rows 0..32: chunks 0 and 30
+  auto const first = kboost::read_dataset(path, shard);
+  REQUIRE(first.n_rows == 33);
+  CHECK(first.dense(32, 6) == 6.5f);  // value 230: 230 % 11 = 10
+  shard.shard_index = 1;  // rows 33..65: chunks 30 and 60
+  CHECK_THAT(refusal([&] { kboost::read_dataset(path, shard); }), ContainsSubstring(refused));
+}
+
 TEST_CASE("fuzz regressions " TEST_BACKEND ": UBJSON typed array of true that claims 6.4e10 values", "[fuzz][model]") {
   // A model whose tree holds `[$T#L 0x0000000f00000011`: a typed array of true, which UBJSON stores
   // in no bytes per value. nlohmann appended the 64 billion values one by one (out of memory, or
