@@ -31,7 +31,7 @@ same_bytes() {
 
 case $what in
 lightgbm)
-  [ -d "$shared/data/lightgbm_binary" ] || { echo "skipped: $shared/data is absent"; exit 4; }
+  [ -d "$shared/data/lightgbm_binary" ] || { echo "skipped: $shared/data is absent (set KBOOST_SHARED to the shared folder)"; exit 4; }
   b=$shared/data/lightgbm_binary m=$shared/data/lightgbm_multiclass
   tsv=(--format csv --delimiter '\t' --label-column 0)
   same_bytes binary --data "$b/binary.train" "${tsv[@]}" --objective binary:logistic --num-round 20 \
