@@ -105,9 +105,15 @@ TEST_CASE("fuzz regressions " TEST_BACKEND ": HDF5 files that crash libhdf5 or m
   // metadata cache (H5F__accum_read under H5HL_protect, from H5Lexists) and the process died of
   // SIGSEGV. libhdf5 now runs in a child process, so the crash is an error naming the file. (With
   // AddressSanitizer the child reports the read and exits with status 1 instead of the signal.)
-  std::string const crash = regression_path("hdf5_corrupt_symbol_table.h5");
-  CHECK_THAT(refusal([&] { kboost::read_dataset(crash, format("hdf5")); }),
-             ContainsSubstring(crash + ": libhdf5 ") && ContainsSubstring("the file is corrupt"));
+  // Two more crashes of libhdf5's own: a chunked layout message whose dimensions make
+  // H5D__chunk_set_info divide by zero inside H5Dopen2 (SIGFPE), and a local heap that makes
+  // H5C_protect copy -1 bytes under H5HL_protect (SIGABRT in a plain build).
+  for (char const* name : {"hdf5_corrupt_symbol_table.h5", "hdf5_chunk_layout_division_by_zero.h5",
+                           "hdf5_local_heap_negative_copy.h5"}) {
+    std::string const crash = regression_path(name);
+    CHECK_THAT(refusal([&] { kboost::read_dataset(crash, format("hdf5")); }),
+               ContainsSubstring(crash + ": libhdf5 ") && ContainsSubstring("the file is corrupt"));
+  }
   // The root group's local heap makes libhdf5 allocate 32 bytes at a time without end (H5HL_protect
   // from H5Lexists; killed at 24 GB). The child's address space is limited to what the parent had
   // mapped plus 1 GiB and what the datasets' checked shapes need, so libhdf5's allocations fail

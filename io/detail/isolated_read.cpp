@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <limits>
@@ -84,6 +85,10 @@ void raise_soft_limit(std::uint64_t bytes) {
 [[noreturn]] void run_child(int fd, std::string const& path, char const* library,
                             std::function<void(ResultWriter&)> const& produce) {
   in_isolated_child = true;
+  // The parent's handlers for crashes (a test framework's, an MPI runtime's, a sanitizer's) are not
+  // the child's to run: one that allocates deadlocked on the malloc lock libhdf5 held when it
+  // aborted on a corrupt heap. The child dies of the signal and the parent reports it.
+  for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP, SIGSYS}) std::signal(sig, SIG_DFL);
   rlimit lim{};
   std::uint64_t const mapped = mapped_bytes();  // 0 when /proc is not there: then no limit
   if (mapped > 0 && getrlimit(RLIMIT_AS, &lim) == 0 && (lim.rlim_cur == RLIM_INFINITY || lim.rlim_cur > mapped)) {
