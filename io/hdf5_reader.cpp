@@ -430,6 +430,7 @@ struct Hdf5Arrays {
     out.put(group_ptr);
   }
 };
+
 /// Every libhdf5 call of the reader, and the checks on what they return.
 Hdf5Arrays read_hdf5_arrays(std::string const& path, ReadOptions const& opt) {
   QuietHdf5 quiet;
