@@ -82,13 +82,13 @@ kboost::PredictOptions options_of(int flags) {
 struct ColumnMajorRow {
   float const* x;
   std::int64_t n_rows, row;
-  float operator()(int f) const { return x[f * n_rows + row]; }
+  KOKKOS_INLINE_FUNCTION float operator()(int f) const { return x[f * n_rows + row]; }
 };
 
 /// Row-major row accessor: feature f of row r at x[r * n_features + f].
 struct RowMajorRow {
   float const* row;
-  float operator()(int f) const { return row[f]; }
+  KOKKOS_INLINE_FUNCTION float operator()(int f) const { return row[f]; }
 };
 
 }  // namespace
