@@ -314,9 +314,12 @@ TreeModel parse_tree(fjson const& jt, Ctx const& c) {
   t.split_indices = c.ints<std::int32_t>(jt, "split_indices", nn);
   t.split_conditions = c.f32s(jt, "split_conditions", nn);
   t.default_left = c.ints<std::uint8_t>(jt, "default_left", nn);
-  if (c.find(jt, "loss_changes")) t.loss_changes = c.f32s(jt, "loss_changes", nn);
-  if (c.find(jt, "sum_hessian")) t.sum_hessian = c.f32s(jt, "sum_hessian", nn);
-  if (c.find(jt, "base_weights")) t.base_weights = c.f32s(jt, "base_weights", k > 1 ? nn * k : nn);
+  // Node statistics: upstream's RegTree::LoadModel requires all three for every node (SHAP's cover
+  // and the dumps read them); 2.x's MultiTargetTree (vector leaves) stored base weights only.
+  bool const statistics_optional = k > 1;
+  if (!statistics_optional || c.find(jt, "loss_changes")) t.loss_changes = c.f32s(jt, "loss_changes", nn);
+  if (!statistics_optional || c.find(jt, "sum_hessian")) t.sum_hessian = c.f32s(jt, "sum_hessian", nn);
+  t.base_weights = c.f32s(jt, "base_weights", nn * k);
   if (c.find(jt, "split_type")) {
     t.split_type = c.ints<std::uint8_t>(jt, "split_type", nn);
     t.categories_nodes = c.ints<std::int32_t>(jt, "categories_nodes");
@@ -562,6 +565,26 @@ Model read_model(std::string const& path) {
   return parse_model(ss.str(), path);
 }
 
+namespace {
+
+/// Node statistics as parse_tree reads them: loss_changes and sum_hessian one per node, and
+/// base_weights size_leaf_vector per node; a vector-leaf tree of 2.x may lack the first two.
+template <class Err>
+void check_statistics(TreeModel const& t, Err const& err) {
+  std::size_t const n = t.num_nodes();
+  bool const vector_leaf = t.size_leaf_vector > 1;
+  auto length = [&](std::vector<float> const& v, char const* field, std::size_t expect, bool may_be_empty) {
+    if (v.size() != expect && !(may_be_empty && v.empty()))
+      err(field, std::to_string(v.size()) + " entries for " + std::to_string(n) + " nodes (expected " +
+                     std::to_string(expect) + ")");
+  };
+  length(t.loss_changes, "loss_changes", n, vector_leaf);
+  length(t.sum_hessian, "sum_hessian", n, vector_leaf);
+  length(t.base_weights, "base_weights", n * static_cast<std::size_t>(vector_leaf ? t.size_leaf_vector : 1), false);
+}
+
+}  // namespace
+
 void validate_model(Model const& m, std::string const& source) {
   int n_out = m.num_outputs();
   for (std::size_t ti = 0; ti < m.trees.size(); ++ti) {
@@ -573,6 +596,7 @@ void validate_model(Model const& m, std::string const& source) {
     for (auto const* v : {&t.right_children, &t.parents, &t.split_indices})
       if (v->size() != n) err("right_children/parents/split_indices", "length differs from left_children");
     if (t.split_conditions.size() != n || t.default_left.size() != n) err("split_conditions/default_left", "length differs");
+    check_statistics(t, err);
     if (!t.split_type.empty() && t.split_type.size() != n) err("split_type", "length differs");
     bool vector_leaf = t.size_leaf_vector > 1;
     if (vector_leaf != (m.trees[0].size_leaf_vector > 1)) err("tree_param.size_leaf_vector", "mixes vector-leaf and scalar trees");

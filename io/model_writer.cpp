@@ -132,8 +132,15 @@ Node tree_node(TreeModel const& t, int id, int num_feature) {
   check(t.split_indices.size(), "split_indices");
   check(t.split_conditions.size(), "split_conditions");
   check(t.default_left.size(), "default_left");
-  check(t.loss_changes.size(), "loss_changes");
-  check(t.sum_hessian.size(), "sum_hessian");
+  // A vector-leaf tree of 2.x carries no loss_changes or sum_hessian (model_reader); 3.x's schema
+  // requires them, so they are written as the zeros that kboost's dumps and importance read for
+  // absent ones.
+  bool const vector_leaf = t.size_leaf_vector > 1;
+  std::vector<float> const absent(n, 0.0f);
+  auto const& loss_changes = vector_leaf && t.loss_changes.empty() ? absent : t.loss_changes;
+  auto const& sum_hessian = vector_leaf && t.sum_hessian.empty() ? absent : t.sum_hessian;
+  check(loss_changes.size(), "loss_changes");
+  check(sum_hessian.size(), "sum_hessian");
   // vector-leaf trees (size_leaf_vector k > 1) keep k base weights per node
   check(t.base_weights.size(), "base_weights", static_cast<std::size_t>(std::max(t.size_leaf_vector, 1)));
   if (!t.split_type.empty()) check(t.split_type.size(), "split_type");
@@ -147,19 +154,19 @@ Node tree_node(TreeModel const& t, int id, int num_feature) {
   j.set("default_left", Node::typed(K::kU8Array, t.default_left));
   j.set("id", Node::integer_value(id));
   j.set("left_children", Node::typed(K::kI32Array, t.left_children));
-  j.set("loss_changes", Node::f32(t.loss_changes));
+  j.set("loss_changes", Node::f32(loss_changes));
   // Upstream's RegTree writes Node::Parent(), the 31-bit field: 2147483647 for the root; its
   // MultiTargetTree (vector leaves) writes -1.
   std::vector<std::int64_t> parents(t.parents.begin(), t.parents.end());
   for (auto& p : parents)
-    if (p < 0 && t.size_leaf_vector <= 1) p = 2147483647;
+    if (p < 0 && !vector_leaf) p = 2147483647;
   j.set("parents", Node::typed(K::kI32Array, parents));
   j.set("right_children", Node::typed(K::kI32Array, t.right_children));
   j.set("split_conditions", Node::f32(t.split_conditions));
   j.set("split_indices", Node::typed(K::kI32Array, t.split_indices));
   j.set("split_type", t.split_type.empty() ? Node::typed(K::kU8Array, std::vector<std::uint8_t>(n, 0))
                                            : Node::typed(K::kU8Array, t.split_type));
-  j.set("sum_hessian", Node::f32(t.sum_hessian));
+  j.set("sum_hessian", Node::f32(sum_hessian));
   Node tp = Node::object();
   tp.set("num_deleted", Node::string("0"));
   tp.set("num_feature", Node::string(std::to_string(t.num_feature > 0 ? t.num_feature : num_feature)));

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include <kboost/engine/checkpoint.hpp>
 #include <kboost/io/dataset_reader.hpp>
 #include <kboost/io/detail/isolated_read.hpp>
 #include <kboost/io/model_reader.hpp>
@@ -382,6 +383,15 @@ TEST_CASE("fuzz regressions " TEST_BACKEND ": model documents nested thousands o
   CHECK_THAT(refusal([&] { kboost::parse_model(text, "deep.json"); }),
              ContainsSubstring("deep.json: not a valid JSON/UBJSON model") &&
                  ContainsSubstring("an array nested deeper than 64 levels"));
+}
+
+TEST_CASE("fuzz regressions " TEST_BACKEND ": checkpoint whose model has a tree without sum_hessian", "[fuzz][model]") {
+  // Tree 7 of the checkpoint's model spells the key "sum_shesian". The reader took the statistics
+  // as optional and read the tree without them; writing the checkpoint back then failed, and SHAP
+  // values read sum_hessian[node] of the empty array. Upstream's RegTree::LoadModel requires them.
+  std::string const path = regression_path("checkpoint_tree_without_sum_hessian.json");
+  CHECK_THAT(refusal([&] { kboost::parse_checkpoint(kboost::test::read_file(path), path); }),
+             ContainsSubstring(path + " (model): tree 7: field 'sum_hessian': missing"));
 }
 
 TEST_CASE("fuzz regressions " TEST_BACKEND ": config-file keys given an empty array", "[fuzz][cli]") {

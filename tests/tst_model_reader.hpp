@@ -110,6 +110,17 @@ TEST_CASE("model reader " TEST_BACKEND ": malformed models are clear errors", "[
   { auto j = base; tree(j)["split_indices"][0] = 7; expect(j, "field 'split_indices'"); }
   { auto j = base; tree(j)["split_type"][0] = 3; expect(j, "split_type"); }
   { auto j = base; tree(j).erase("parents"); expect(j, "field 'parents': missing"); }
+  for (char const* stat : {"loss_changes", "sum_hessian", "base_weights"}) {
+    auto j = base;
+    tree(j).erase(stat);
+    expect(j, std::string("tree 0: field '") + stat + "': missing");
+  }
+  {  // a Model built in memory goes through validate_model on its way to the predictor and SHAP
+    auto m = load_text(base);
+    m.trees[0].sum_hessian.pop_back();
+    CHECK_THROWS_WITH(kboost::validate_model(m, "in memory"),
+                      ContainsSubstring("in memory: tree 0: field 'sum_hessian': 4 entries for 5 nodes (expected 5)"));
+  }
   { auto j = base; tree(j)["split_conditions"][0] = "x"; expect(j, "split_conditions"); }
   { auto j = base; j["learner"]["objective"]["name"] = "reg:nonsense"; expect(j, "unknown objective 'reg:nonsense'"); }
   { auto j = base; j["learner"]["gradient_booster"]["name"] = "gblinear"; expect(j, "unsupported booster"); }

@@ -4,6 +4,7 @@
 // scripts/check_model_writer.py loads the written files into upstream xgboost and compares
 // predictions (set KBOOST_WRITER_OUT=<dir> to keep the re-saved files for it).
 #include <catch2/catch_test_macros.hpp>
+#include <catch2/matchers/catch_matchers_string.hpp>
 #include <nlohmann/json.hpp>
 
 #include <kboost/io/model_reader.hpp>
@@ -123,6 +124,23 @@ TEST_CASE("model writer " TEST_BACKEND ": deterministic bytes, atomic file, roun
   auto broken = m;
   broken.trees[0].parents.pop_back();
   CHECK_THROWS_AS(kboost::model_to_json_bytes(broken), std::runtime_error);
+}
+
+TEST_CASE("model writer " TEST_BACKEND ": vector-leaf trees without statistics", "[model_writer]") {
+  // 2.x's MultiTargetTree stored no loss_changes or sum_hessian; 3.x's schema requires both, so
+  // they are written as zeros, and the model reads back with them.
+  auto m = kboost::read_model(kboost::test::golden_path("models/vector_leaf.ubj"));
+  REQUIRE(m.trees[0].size_leaf_vector > 1);
+  m.trees[0].loss_changes.clear();
+  m.trees[0].sum_hessian.clear();
+  kboost::validate_model(m, "2.x vector leaves");
+  auto const back = kboost::parse_model(kboost::model_to_json_bytes(m), "written");
+  std::vector<float> const zeros(m.trees[0].num_nodes(), 0.0f);
+  CHECK(back.trees[0].loss_changes == zeros);
+  CHECK(back.trees[0].sum_hessian == zeros);
+  CHECK(back.trees[0].leaf_weights == m.trees[0].leaf_weights);
+  m.trees[1].sum_hessian.pop_back();
+  CHECK_THROWS_WITH(kboost::model_to_json_bytes(m), Catch::Matchers::ContainsSubstring("tree 1: sum_hessian has"));
 }
 
 TEST_CASE("model writer " TEST_BACKEND ": upstream models survive read -> write -> read", "[model_writer]") {
