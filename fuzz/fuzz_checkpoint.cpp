@@ -5,6 +5,7 @@
 /// itself wrote, or reading something else, is a finding even though no exception escapes.
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 
 #include <kboost/engine/checkpoint.hpp>
 

@@ -1,10 +1,13 @@
 /// Fuzz target: bytes -> kboost::parse_model (XGBoost JSON or UBJSON, detected from the content)
 /// -> Predictor on the Serial backend -> predictions and leaf indices for a few rows with missing
-/// values, as tests/tst_model_reader_fuzz.hpp does for its fixed mutants. A model the reader
-/// accepts must be safe to predict with: validate_model is what stands between the bytes and
-/// the predictor's unchecked tree walks.
+/// values, as tests/tst_model_reader_fuzz.hpp does for its fixed mutants, then the Explainer's SHAP
+/// values (TreeSHAP, Saabas' approximation, and interaction values for narrow models). A model the
+/// reader accepts must be safe to predict with and to explain: validate_model is what stands
+/// between the bytes and the kernels' unchecked tree walks.
 #include <cmath>
+#include <optional>
 
+#include <kboost/engine/explainer.hpp>
 #include <kboost/engine/predictor.hpp>
 #include <kboost/io/model_reader.hpp>
 
@@ -21,23 +24,42 @@ Kokkos::View<float**, Kokkos::LayoutRight, Kokkos::HostSpace> rows(int n_rows, i
   return X;
 }
 
+using Rows = Kokkos::View<float**, Kokkos::LayoutRight, Kokkos::HostSpace>;
+
+/// Values, leaf indices and margins of `X` under `model`.
+void predict(kboost::Model const& model, Rows const& X) {
+  kboost::Predictor<Kokkos::Serial> predictor(model);
+  auto values = predictor.predict(X);
+  kboost::PredictOptions leaf;
+  leaf.pred_leaf = true;
+  auto leaves = predictor.predict(X, leaf);
+  kboost::PredictOptions margin;
+  margin.output_margin = true;
+  auto margins = predictor.predict(X, margin);
+}
+
+/// SHAP values of `X` under `model`. Vector-leaf models are refused (upstream defines no SHAP
+/// values for them); interaction values, rows × (F + 1)², only up to 32 features.
+void explain(kboost::Model const& model, Rows const& X) {
+  kboost::Explainer<Kokkos::Serial> explainer(model);
+  auto contributions = explainer.contributions(X);
+  kboost::ShapOptions approx;
+  approx.approx_contribs = true;
+  auto approximate = explainer.contributions(X, approx);
+  if (model.num_feature <= 32) auto interactions = explainer.interactions(X);
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(std::uint8_t const* data, std::size_t size) {
   kboost::fuzz::start_kokkos();
-  kboost::fuzz::refusals_only([&] {
-    kboost::Model model = kboost::parse_model(std::string(reinterpret_cast<char const*>(data), size), "fuzz-input");
-    // A valid model may name a million features; predicting on that width would only time out.
-    if (model.num_feature > 4096) return;
-    kboost::Predictor<Kokkos::Serial> predictor(std::move(model));
-    auto const X = rows(5, predictor.model().num_feature);
-    auto values = predictor.predict(X);
-    kboost::PredictOptions leaf;
-    leaf.pred_leaf = true;
-    auto leaves = predictor.predict(X, leaf);
-    kboost::PredictOptions margin;
-    margin.output_margin = true;
-    auto margins = predictor.predict(X, margin);
-  });
+  std::optional<kboost::Model> model;
+  kboost::fuzz::refusals_only(
+      [&] { model = kboost::parse_model(std::string(reinterpret_cast<char const*>(data), size), "fuzz-input"); });
+  // A valid model may name a million features; predicting on that width would only time out.
+  if (!model || model->num_feature > 4096) return 0;
+  Rows const X = rows(5, model->num_feature);
+  kboost::fuzz::refusals_only([&] { predict(*model, X); });
+  kboost::fuzz::refusals_only([&] { explain(*model, X); });
   return 0;
 }
