@@ -28,7 +28,9 @@ Model read_model(std::string const& path);
 Model parse_model(std::string const& bytes, std::string const& source);
 
 /// Structural checks the predictor relies on; throws std::runtime_error("<source>: tree <t>: <field>: ...").
-/// Checks array lengths, child/feature indices, that every reachable node has one parent (no cycles
+/// Checks array lengths (node statistics too: loss_changes and sum_hessian one per node, base_weights
+/// size_leaf_vector per node; only a vector-leaf tree may lack the first two, as 2.x's did),
+/// child/feature indices, that every reachable node has one parent (no cycles
 /// or shared subtrees), no NaN thresholds on numerical splits or NaN leaves, category sets, tree_info
 /// and iteration_indptr ranges, weight_drop length, base_score length.
 void validate_model(Model const& model, std::string const& source);
