@@ -5,7 +5,6 @@
 /// itself wrote, or reading something else, is a finding even though no exception escapes.
 #include <cstdio>
 #include <cstdlib>
-#include <optional>
 
 #include <kboost/engine/checkpoint.hpp>
 
@@ -22,9 +21,8 @@ namespace {
 
 extern "C" int LLVMFuzzerTestOneInput(std::uint8_t const* data, std::size_t size) {
   kboost::fuzz::start_kokkos();
-  std::optional<kboost::Checkpoint> read;
-  kboost::fuzz::refusals_only(
-      [&] { read = kboost::parse_checkpoint(std::string(reinterpret_cast<char const*>(data), size), "fuzz-input"); });
+  auto const read =
+      kboost::fuzz::accepted([&] { return kboost::parse_checkpoint(kboost::fuzz::bytes(data, size), "fuzz-input"); });
   if (!read) return 0;
   std::string once;
   try {

@@ -48,21 +48,17 @@ void use(kboost::Model const& model, kboost::FeatureMap const& fmap) {
 extern "C" int LLVMFuzzerTestOneInput(std::uint8_t const* data, std::size_t size) {
   kboost::fuzz::start_kokkos();
   static std::vector<kboost::Model> const models = load_models();
-  kboost::FeatureMap fmap;
-  bool parsed = false;
-  kboost::fuzz::refusals_only([&] {
-    fmap = kboost::parse_feature_map(std::string(reinterpret_cast<char const*>(data), size), "fuzz-input");
-    parsed = true;
-  });
-  if (!parsed || fmap.empty()) return 0;
+  auto const fmap =
+      kboost::fuzz::accepted([&] { return kboost::parse_feature_map(kboost::fuzz::bytes(data, size), "fuzz-input"); });
+  if (!fmap || fmap->empty()) return 0;
   for (kboost::Model const& m : models) {
-    if (fmap.size() < static_cast<std::size_t>(m.num_feature)) {
-      use(m, fmap);  // refused: too short
+    if (fmap->size() < static_cast<std::size_t>(m.num_feature)) {
+      use(m, *fmap);  // refused: too short
       continue;
     }
     kboost::Model wide = m;  // features past the model's own are valid, just never split on
-    wide.num_feature = static_cast<int>(fmap.size());
-    use(wide, fmap);
+    wide.num_feature = static_cast<int>(fmap->size());
+    use(wide, *fmap);
   }
   return 0;
 }

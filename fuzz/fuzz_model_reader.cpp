@@ -5,7 +5,6 @@
 /// reader accepts must be safe to predict with and to explain: validate_model is what stands
 /// between the bytes and the kernels' unchecked tree walks.
 #include <cmath>
-#include <optional>
 
 #include <kboost/engine/explainer.hpp>
 #include <kboost/engine/predictor.hpp>
@@ -53,9 +52,7 @@ void explain(kboost::Model const& model, Rows const& X) {
 
 extern "C" int LLVMFuzzerTestOneInput(std::uint8_t const* data, std::size_t size) {
   kboost::fuzz::start_kokkos();
-  std::optional<kboost::Model> model;
-  kboost::fuzz::refusals_only(
-      [&] { model = kboost::parse_model(std::string(reinterpret_cast<char const*>(data), size), "fuzz-input"); });
+  auto const model = kboost::fuzz::accepted([&] { return kboost::parse_model(kboost::fuzz::bytes(data, size), "fuzz-input"); });
   // A valid model may name a million features; predicting on that width would only time out.
   if (!model || model->num_feature > 4096) return 0;
   Rows const X = rows(5, model->num_feature);

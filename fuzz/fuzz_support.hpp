@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <typeinfo>
@@ -40,6 +41,19 @@ void refusals_only(F&& f) {
     std::fprintf(stderr, "kboost fuzz: unexpected non-std exception\n");
     std::abort();
   }
+}
+
+/// What `parse` returns, or nullopt when it refuses the input (as refusals_only decides).
+template <class Parse>
+auto accepted(Parse&& parse) -> std::optional<decltype(parse())> {
+  std::optional<decltype(parse())> out;
+  refusals_only([&] { out = parse(); });
+  return out;
+}
+
+/// The input's bytes as a string, for the parsers that take text in memory.
+inline std::string bytes(std::uint8_t const* data, std::size_t size) {
+  return std::string(reinterpret_cast<char const*>(data), size);
 }
 
 /// A file in /dev/shm (memory, so the disk is not worn by millions of writes) that each run
