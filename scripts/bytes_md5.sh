@@ -7,7 +7,7 @@
 # count) and compares the two lists with diff. <shared data dir> defaults to ../shared/data.
 set -euo pipefail
 K=$(realpath "$1"); O=$2; D=${3:-$(dirname "$0")/../../shared/data}
-D=$(realpath "$D"); mkdir -p "$O"; O=$(realpath "$O")
+D=$(realpath "$D"); mkdir -p "$O"; O=$(realpath "$O"); rm -rf "$O"/*.json "$O"/*.csv "$O/ckpt"
 P="--num-round 12 --max_depth 6 --eta 0.3 --max_bin 64 --quiet"
 tr() { local name=$1; shift; "$K" train "$@" $P --model-out "$O/$name.json" >/dev/null; }
 pr() { local name=$1; shift; "$K" predict "$@" --out "$O/$name.csv" >/dev/null; }
