@@ -7,7 +7,7 @@
 # count) and compares the two lists with diff. <shared data dir> defaults to ../shared/data.
 set -euo pipefail
 K=$(realpath "$1"); O=$2; D=${3:-$(dirname "$0")/../../shared/data}
-D=$(realpath "$D"); mkdir -p "$O"; O=$(realpath "$O"); rm -rf "$O"/*.json "$O"/*.csv "$O/ckpt"
+D=$(realpath "$D"); mkdir -p "$O"; O=$(realpath "$O"); rm -rf "$O"/*.json "$O"/*.csv "$O"/*.txt "$O/ckpt"
 P="--num-round 12 --max_depth 6 --eta 0.3 --max_bin 64 --quiet"
 tr() { local name=$1; shift; "$K" train "$@" $P --model-out "$O/$name.json" >/dev/null; }
 pr() { local name=$1; shift; "$K" predict "$@" --out "$O/$name.csv" >/dev/null; }
@@ -72,3 +72,12 @@ pr mc_contribs --model "$O/lgbm_softprob.json" --data "$D/lightgbm_multiclass/mu
 pr regression_interactions --model "$O/lgbm_regression_constraints.json" --data "$D/lightgbm_regression/regression.test" --label-column 0 --pred-interactions
 pr diamonds_contribs --model "$O/diamonds_categorical.json" --data "$D/diamonds/diamonds.csv" --label-column price --pred-contribs
 (cd "$O" && md5sum ./*.csv | sed 's#\./##')
+
+# dumps, importance and dataset/model summaries (the text forms of floats)
+for m in lgbm_binary_lossguide diamonds_categorical lgbm_softprob; do
+  for f in text json dot; do "$K" dump --model "$O/$m.json" --format "$f" --with-stats --out "$O/$m.dump.$f.txt"; done
+  "$K" importance --model "$O/$m.json" --type total_gain --out "$O/$m.importance.txt"
+done
+(cd "$O" && "$K" info --model lgbm_regression_quantile.json > quantile.info.txt)  # relative: the text names the file
+"$K" info --data "$D/adult/adult.data" > "$O/adult.info.txt"
+(cd "$O" && md5sum ./*.txt | sed 's#\./##')
