@@ -1,6 +1,8 @@
 /// XGBoost JSON/UBJSON model loader (see model_reader.hpp).
 #include <kboost/io/model_reader.hpp>
 
+#include <kboost/core/read_file.hpp>
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -585,11 +587,7 @@ Model parse_model(std::string const& bytes, std::string const& source) {
 }
 
 Model read_model(std::string const& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error(path + ": cannot open model file");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return parse_model(ss.str(), path);
+  return parse_model(read_file(path, "model file"), path);
 }
 
 namespace {
