@@ -10,6 +10,7 @@
 
 #include "commands.hpp"
 #include "read_options.hpp"
+#include <kboost/core/float_text.hpp>
 #include <kboost/io/dataset_reader.hpp>
 #include <kboost/io/model_reader.hpp>
 
@@ -21,12 +22,6 @@ struct InfoArgs {
   ReadOptions read;
   int max_categories = 10;
 };
-
-std::string fmt(double v) {
-  std::ostringstream s;
-  s << std::setprecision(std::numeric_limits<float>::max_digits10) << v;
-  return s.str();
-}
 
 /// min, max, mean (double, summed in row order) and, when at most 20 distinct values, their counts.
 void summarise(std::ostream& out, char const* what, float const* v, std::size_t n,
@@ -40,12 +35,12 @@ void summarise(std::ostream& out, char const* what, float const* v, std::size_t 
     hi = std::max(hi, v[i]);
     if (counts.size() <= 20) ++counts[v[i]];
   }
-  out << what << "min " << fmt(lo) << ", max " << fmt(hi) << ", mean " << fmt(sum / static_cast<double>(n));
+  out << what << "min " << ostream_float_string(lo) << ", max " << ostream_float_string(hi) << ", mean " << ostream_float_string(sum / static_cast<double>(n));
   if (counts.size() <= 20) {
     out << ", " << counts.size() << " distinct: ";
     bool first = true;
     for (auto const& [value, count] : counts) {
-      out << (first ? "" : ", ") << fmt(value);
+      out << (first ? "" : ", ") << ostream_float_string(value);
       auto code = static_cast<std::size_t>(value);
       if (!classes.empty() && code < classes.size()) out << " ('" << classes[code] << "')";
       out << " x" << count;
@@ -153,9 +148,9 @@ void print_tree_stats(std::ostream& out, Model const& m) {
     max_leaves = std::max(max_leaves, l);
   }
   double const n = m.trees.empty() ? 1.0 : static_cast<double>(m.trees.size());
-  out << "depth: max " << max_depth << ", mean " << fmt(static_cast<double>(depth_sum) / n) << "\n";
+  out << "depth: max " << max_depth << ", mean " << ostream_float_string(static_cast<double>(depth_sum) / n) << "\n";
   out << "leaves: " << leaves << " (per tree min " << min_leaves << ", mean "
-      << fmt(static_cast<double>(leaves) / n) << ", max " << max_leaves << ")\n";
+      << ostream_float_string(static_cast<double>(leaves) / n) << ", max " << max_leaves << ")\n";
 }
 
 int run_model_info(InfoArgs const& a) {

@@ -8,11 +8,8 @@
 /// (io/dataset_reader.hpp read_dataset_shard), or its own file when --data holds `{rank}`; eval sets are read whole by
 /// every rank; rank 0 logs and writes the model and the checkpoints. The model is the same bytes
 /// on any number of ranks (engine/booster.hpp).
-#include <fstream>
 #include <iostream>
-#include <iterator>
 #include <map>
-#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -23,11 +20,11 @@
 #include "train_params.hpp"
 #include <kboost/core/detail/atomic_file.hpp>
 #include <kboost/io/dataset_reader.hpp>
-#include <kboost/engine/base_score.hpp>
 #include <kboost/engine/booster.hpp>
-#include <kboost/engine/checkpoint.hpp>
+#include <kboost/engine/train_job.hpp>
 #include <kboost/engine/params.hpp>
 #include <kboost/io/model_reader.hpp>
+#include <kboost/io/model_writer.hpp>
 
 namespace kboost::cli {
 namespace {
@@ -46,68 +43,6 @@ struct TrainArgs {
   std::map<std::string, std::string> params;    ///< training parameters given (name -> value)
   std::map<std::string, std::string> cli_keys;  ///< upstream CLI keys that are not parameters
 };
-
-/// `path` with every "{rank}" replaced by `rank`.
-std::string with_rank(std::string path, int rank) {
-  for (auto at = path.find("{rank}"); at != std::string::npos; at = path.find("{rank}"))
-    path.replace(at, 6, std::to_string(rank));
-  return path;
-}
-
-/// This rank's rows of the training data: its own file (a `{rank}` pattern) or its shard of one
-/// file (read_dataset_shard), with every rank's failure reported by every rank.
-HostDMatrix read_training_rows(std::string const& data, ReadOptions ro, Collective& job) {
-  bool const per_rank_files = data.find("{rank}") != std::string::npos;
-  if (!per_rank_files) return read_dataset_shard(data, ro, job);
-  std::string const path = with_rank(data, job.rank());
-  HostDMatrix d;
-  run_on_all_ranks(job, [&] { d = read_dataset(path, ro); });
-  if (job.size() == 1) return d;
-  // One file per rank: the same width everywhere, and no per-file text codes.
-  std::uint64_t width = d.n_features;
-  job.allreduce_max(&width, 1);
-  run_on_all_ranks(job, [&] {
-    if (!d.info.categories.empty() || !d.info.label_classes.empty())
-      throw std::runtime_error(path + ": text columns are coded per file, so one file per rank cannot hold them "
-                               "(give numeric codes, or one file that every rank reads its rows of)");
-    if (d.n_features < width) {
-      ro.num_features = width;
-      d = read_dataset(path, ro);
-    }
-  });
-  return d;
-}
-
-/// What a checkpoint must match to be resumed: the parameters (num_round aside: a job may be
-/// resumed to run longer; nthread too), the data file and its shape.
-std::string job_fingerprint(std::map<std::string, std::string> kv, std::string const& data, std::int64_t rows,
-                            std::size_t features) {
-  kv.erase("num_round");
-  kv.erase("nthread");  // the bytes do not depend on the thread count
-  std::string f = "data=" + data + ";rows=" + std::to_string(rows) + ";features=" + std::to_string(features);
-  for (auto const& [k, v] : kv) f += ";" + k + "=" + v;
-  return f;
-}
-
-/// The checkpoint to resume from, read by rank 0 and sent to every rank.
-std::optional<Checkpoint> checkpoint_to_resume(std::string const& dir, Collective& job, bool quiet) {
-  std::vector<char> bytes;
-  std::string path;
-  if (job.rank() == 0) {
-    if (auto c = newest_checkpoint(dir, &std::cerr)) {
-      path = c->first;
-      bytes.assign(c->second.begin(), c->second.end());
-    }
-  }
-  job.broadcast(bytes, 0);
-  std::vector<char> name(path.begin(), path.end());
-  job.broadcast(name, 0);
-  if (bytes.empty()) {
-    if (!quiet && job.rank() == 0) std::cout << "no checkpoint in " << dir << ": starting from round 0\n";
-    return std::nullopt;
-  }
-  return parse_checkpoint(std::string(bytes.begin(), bytes.end()), std::string(name.begin(), name.end()));
-}
 
 /// The parameters, files and eval sets of a train command line (with its config file).
 struct TrainSetup {
@@ -182,80 +117,37 @@ TrainSetup parse_setup(TrainArgs& a, CLI::App& sub) {
   return out;
 }
 
+/// The job as the engine runs it: --eval name=file pairs split, the reading and checkpoint options.
+TrainJob train_job(TrainArgs const& a, TrainSetup const& setup) {
+  TrainJob job;
+  job.data = setup.data;
+  job.read = a.read;
+  for (auto const& e : setup.evals) {
+    auto const eq = e.find('=');
+    if (eq == std::string::npos || eq == 0) throw std::runtime_error("train: --eval expects name=file, got '" + e + "'");
+    job.evals.emplace_back(e.substr(0, eq), e.substr(eq + 1));
+  }
+  job.given_params = setup.kv;
+  job.model_in = a.model_in;
+  job.checkpoint_dir = a.checkpoint_dir;
+  job.checkpoint_every = a.checkpoint_every;
+  job.resume = a.resume;
+  return job;
+}
+
 int run(TrainArgs& a, CLI::App& sub) {
   Collective& comm = job();
   TrainSetup setup;
   run_on_all_ranks(comm, [&] { setup = parse_setup(a, sub); });  // the same error on every rank: said once
   // The leader writes the model: a path it cannot write fails now, not after training.
-  run_on_all_ranks(comm, [&] {
-    if (comm.rank() == 0) check_can_write(setup.model_out);
-  });
-  auto const& kv = setup.kv;
-  TrainParams const& p = setup.params;
-  std::string const& data = setup.data;
-  std::string const& model_out = setup.model_out;
-  std::vector<std::string> const& evals = setup.evals;
-
-
-  HostDMatrix dtrain = read_training_rows(data, a.read, comm);
-  // Labels the objective cannot take, named by file and row before any intercept is estimated.
-  run_on_all_ranks(comm, [&] {
-    if (dtrain.label.extent(0) > 0)
-      check_labels(objective_params(p), dtrain.label.data(), dtrain.label.extent(0), with_rank(data, comm.rank()),
-                   dtrain.info.first_row, dtrain.n_targets);
-  });
-  std::vector<std::pair<std::string, HostDMatrix>> eval_sets;
-  for (auto const& e : evals) {
-    auto eq = e.find('=');
-    if (eq == std::string::npos || eq == 0) throw std::runtime_error("train: --eval expects name=file, got '" + e + "'");
-    ReadOptions ro = a.read;
-    ro.num_features = dtrain.n_features;
-    ro.category_reference = &dtrain.info;  // same category and label-class codes as the training file
-    // --weight-file/--group-file describe the training file's rows only; weight/qid columns still
-    // apply (an eval file has the training file's layout), and --side-files reads each eval file's
-    // own <file>.weight and <file>.group/.query.
-    ro.weight_file.clear();
-    ro.group_file.clear();
-    run_on_all_ranks(comm, [&] { eval_sets.emplace_back(e.substr(0, eq), read_dataset(e.substr(eq + 1), ro)); });
-  }
-  Booster booster(Kokkos::DefaultExecutionSpace(), comm);
   bool const leader = comm.rank() == 0;
-  std::string const fingerprint =
-      job_fingerprint(kv, data, comm.sum(static_cast<std::int64_t>(dtrain.n_rows)), dtrain.n_features);
-  std::optional<Checkpoint> resumed;
-  if (a.resume) resumed = checkpoint_to_resume(a.checkpoint_dir, comm, a.quiet);
-  if (resumed) {
-    if (resumed->job != fingerprint)
-      throw AgreedError("train: " + resumed->path + " was written by another job:\n  it:   " + resumed->job +
-                        "\n  this: " + fingerprint);
-    if (!a.quiet && leader)
-      std::cout << "resuming from " << resumed->path << " (" << resumed->state.rounds_done << " rounds)\n";
-    booster.continue_from(std::move(resumed->model), std::move(resumed->state));
-  } else if (!a.model_in.empty()) {
-    // Rank 0 reads the file once; every rank parses the same bytes (a bad model: one agreed error).
-    std::vector<char> bytes;
-    run_on_all_ranks(comm, [&] {
-      if (!leader) return;
-      std::ifstream in(a.model_in, std::ios::binary);
-      if (!in) throw std::runtime_error(a.model_in + ": cannot open model file");
-      bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-    });
-    comm.broadcast(bytes, 0);
-    Model m;
-    run_on_all_ranks(comm, [&] { m = parse_model(std::string(bytes.begin(), bytes.end()), a.model_in); });
-    TrainState start;
-    start.base_rounds = start.rounds_done = m.num_rounds();
-    booster.continue_from(std::move(m), start);
-  }
-  if (a.checkpoint_every > 0 && leader) {
-    booster.on_round([&](Model const& m, TrainState const& s) {
-      if (s.rounds_done % a.checkpoint_every == 0 || s.finished)
-        write_checkpoint(a.checkpoint_dir, m, s, fingerprint);
-    });
-  }
-  booster.train(p, dtrain, eval_sets, a.quiet || !leader ? nullptr : &std::cout);
-  if (leader) booster.save(model_out);
-  if (!a.quiet && leader) std::cout << "saved " << booster.model().trees.size() << " trees to " << model_out << "\n";
+  run_on_all_ranks(comm, [&] {
+    if (leader) check_can_write(setup.model_out);
+  });
+  Model const model = run_train_job(train_job(a, setup), setup.params, comm, a.quiet || !leader ? nullptr : &std::cout,
+                                    &std::cerr);
+  if (leader) save_model(model, setup.model_out);
+  if (!a.quiet && leader) std::cout << "saved " << model.trees.size() << " trees to " << setup.model_out << "\n";
   return 0;
 }
 

@@ -1,6 +1,6 @@
 /// \file booster.cpp
 /// Non-template helpers of the Booster: evaluation-line formatting, early-stopping direction,
-/// Python-style float text, TrainParams -> GrowParams.
+/// TrainParams -> GrowParams.
 #include <kboost/engine/booster.hpp>
 
 #include <charconv>
@@ -8,44 +8,6 @@
 #include <cstdlib>
 
 namespace kboost {
-
-std::string python_float_repr(double v) {
-  if (std::isnan(v)) return "nan";
-  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-  if (v == 0) return std::signbit(v) ? "-0.0" : "0.0";
-  // Shortest round-trip digits, then Python's repr layout: fixed for 1e-4 <= |v| < 1e16, else d.ddde±XX.
-  char buf[64];
-  auto res = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific);
-  std::string s(buf, res.ptr);
-  bool const neg = s[0] == '-';
-  if (neg) s.erase(0, 1);
-  auto const epos = s.find('e');
-  std::string mant = s.substr(0, epos);
-  int const exp = std::atoi(s.c_str() + epos + 1);
-  std::string digits;
-  for (char c : mant)
-    if (c != '.') digits += c;
-  std::string out;
-  if (exp >= -5 && exp < 16) {  // Python repr: scientific when exp < -4 or exp >= 16
-    if (exp < -4) {
-      // falls through to scientific below
-    } else if (exp < 0) {
-      out = "0." + std::string(static_cast<std::size_t>(-exp - 1), '0') + digits;
-    } else if (static_cast<int>(digits.size()) <= exp + 1) {
-      out = digits + std::string(static_cast<std::size_t>(exp + 1 - static_cast<int>(digits.size())), '0') + ".0";
-    } else {
-      out = digits.substr(0, exp + 1) + "." + digits.substr(exp + 1);
-    }
-  }
-  if (out.empty()) {
-    out = digits.substr(0, 1);
-    if (digits.size() > 1) out += "." + digits.substr(1);
-    char e[16];
-    std::snprintf(e, sizeof e, "e%c%02d", exp < 0 ? '-' : '+', exp < 0 ? -exp : exp);
-    out += e;
-  }
-  return neg ? "-" + out : out;
-}
 
 bool metric_maximize(std::string const& name) {
   // upstream python-package/xgboost/callback.py EarlyStopping._update_rounds maximize_metrics

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include <kboost/core/device_memory.hpp>
+#include <kboost/core/float_text.hpp>
 #include <kboost/core/collective.hpp>
 #include <kboost/core/compat.hpp>
 #include <kboost/core/dmatrix.hpp>
@@ -51,10 +52,6 @@
 #include <kboost/engine/detail/tree_grower.hpp>
 
 namespace kboost {
-
-/// Shortest round-trip text of a double as Python's repr (e.g. "1.0", "0.0123", "1e-05"): the form
-/// upstream's EarlyStopping stores in best_score.
-std::string python_float_repr(double v);
 
 /// Whether a larger value of metric `name` is better (upstream callback.py EarlyStopping maximize_metrics).
 bool metric_maximize(std::string const& name);

@@ -2,6 +2,8 @@
 /// Checkpoint files (engine/checkpoint.hpp): nlohmann/json around the model's upstream JSON.
 #include <kboost/engine/checkpoint.hpp>
 
+#include <kboost/core/read_file.hpp>
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -133,12 +135,10 @@ void write_checkpoint(std::string const& dir, Model const& model, TrainState con
 
 std::optional<std::pair<std::string, std::string>> newest_checkpoint(std::string const& dir, std::ostream* log) {
   for (auto const& f : checkpoint_files(dir)) {
-    std::ifstream in(f, std::ios::binary);
-    std::ostringstream ss;
-    ss << in.rdbuf();
     try {
-      parse_checkpoint(ss.str(), f.string());
-      return std::make_pair(f.string(), ss.str());
+      std::string bytes = read_file(f.string(), "checkpoint");
+      parse_checkpoint(bytes, f.string());
+      return std::make_pair(f.string(), std::move(bytes));
     } catch (std::exception const& e) {
       if (log) *log << "skipping damaged checkpoint: " << e.what() << "\n";
     }

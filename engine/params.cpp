@@ -15,14 +15,6 @@
 
 namespace kboost {
 
-std::string param_float_string(float v) {
-  // dmlc::ToString / std::ostream with precision max_digits10 (9), default float format.
-  std::ostringstream os;
-  os.precision(9);
-  os << v;
-  return os.str();
-}
-
 std::vector<ParamDoc> train_param_docs() {
   TrainParams defaults;
   std::vector<ParamDoc> docs;

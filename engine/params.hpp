@@ -4,6 +4,7 @@
 /// TrainParam, src/learner.cc LearnerTrainParam/LearnerModelParamLegacy, src/gbm/gbtree.h
 /// GBTreeTrainParam, objective parameter structs), parsed from string key/value pairs as given on
 /// the command line or in an XGBoost CLI config file (src/cli_main.cc, dmlc ConfigIterator).
+#include <kboost/core/float_text.hpp>
 #include <kboost/core/objective.hpp>
 
 #include <cstdint>
@@ -128,8 +129,5 @@ std::string objective_config(TrainParams const& p, ObjectiveParams const& obj);
 
 /// quantile_alpha as upstream's ParamArray writes it into the model: "[1E-1,5E-1,9E-1]".
 std::string quantile_alpha_string(std::vector<float> const& alpha);
-
-/// Upstream's parameter-string formatting of a float (dmlc ToString: %.9g-like, "0.699999988").
-std::string param_float_string(float v);
 
 }  // namespace kboost

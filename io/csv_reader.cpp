@@ -112,341 +112,421 @@ bool looks_like_libsvm(std::string_view line) {
   return tokens >= 2;
 }
 
-}  // namespace
+/// Missing-marker lookup, with a fast "no" for fields whose first character starts no marker (most
+/// numbers). The empty marker makes empty fields missing.
+class MissingMarkers {
+ public:
+  explicit MissingMarkers(std::vector<std::string> const& markers) : markers_(markers) {
+    for (auto const& mk : markers) {
+      if (mk.empty()) empty_is_missing_ = true;
+      else marker_start_[static_cast<unsigned char>(mk[0])] = true;
+    }
+  }
+  bool operator()(std::string_view f) const {
+    if (f.empty()) return empty_is_missing_;
+    if (!marker_start_[static_cast<unsigned char>(f[0])]) return false;
+    return std::find(markers_.begin(), markers_.end(), f) != markers_.end();
+  }
 
-HostDMatrix read_csv(TextSource const& src, ReadOptions const& opt) {
-  DatasetInfo const* const ref = opt.category_reference;
-  std::string const& path = src.path;
+ private:
+  std::vector<std::string> const& markers_;
+  bool empty_is_missing_ = false;
+  std::array<bool, 256> marker_start_{};
+};
+
+/// A CSV file's cells after the first pass: every non-blank line parsed to floats (NaN where missing
+/// or text), per-column kinds, the header once detected, and the text of the columns whose text
+/// matters. Data row r (0-based, after the header) is line row0 + r.
+struct CsvTable {
+  std::string path;
+  std::vector<std::string_view> lines;  ///< non-blank lines (blank lines are skipped, as pandas does)
+  std::vector<std::size_t> line_no;     ///< 1-based file line of each, for messages
+  char delim = ',';
+  std::size_t n_cols = 0;
+  std::vector<std::string> first_row;
+  std::vector<float> vals;              ///< lines × n_cols
+  std::vector<Cell> first_kind;         ///< the first line's cells
+  std::vector<ColumnStats> stats;       ///< lines 2.. (line 1 too when it is not a header)
+  std::vector<std::string> names;       ///< header names ("" without a header)
+  std::size_t row0 = 0;                 ///< 1 when line 1 is a header
+  std::vector<std::vector<std::string_view>> raw_cols;  ///< per column: each data row's text, or empty
+
+  std::size_t n_rows() const { return lines.size() - row0; }
+  float& at(std::size_t r, int c) { return vals[(r + row0) * n_cols + static_cast<std::size_t>(c)]; }
+  std::size_t line(std::size_t r) const { return line_no[r + row0]; }
+  std::vector<std::string_view> const& raw(int c) const { return raw_cols[static_cast<std::size_t>(c)]; }
+  std::string desc(int c) const { return column_desc(static_cast<std::size_t>(c), names); }
+};
+
+/// What each column is: labels (one, or several for multi-target), weights, query ids, label bounds,
+/// features (every other column not ignored), by header name or index.
+struct ColumnRoles {
+  std::vector<int> labels;
+  int label = -1;  ///< the label column when there is exactly one
+  int weight = -1, qid = -1, lower = -1, upper = -1;
+  std::vector<int> features;
+};
+
+/// The file's non-blank lines and the delimiter (given, else tab when line 1 has one, else comma).
+CsvTable split_rows(TextSource const& src, ReadOptions const& opt) {
+  CsvTable t;
+  t.path = src.path;
   std::string_view body = src.text;
   if (body.substr(0, 3) == "\xEF\xBB\xBF") body.remove_prefix(3);  // UTF-8 byte-order mark (Excel)
   auto const all_lines = split_lines(body);
-  // Blank lines are skipped (as pandas does); keep each row's 1-based line number for messages.
-  std::vector<std::string_view> lines;
-  std::vector<std::size_t> line_no;
   for (std::size_t i = 0; i < all_lines.size(); ++i) {
     if (!trim(all_lines[i]).empty()) {
-      lines.push_back(all_lines[i]);
-      line_no.push_back(src.line_of(i));
+      t.lines.push_back(all_lines[i]);
+      t.line_no.push_back(src.line_of(i));
     }
   }
-  if (lines.empty()) fail(path, 1, "", "empty file: no rows");
+  if (t.lines.empty()) fail(t.path, 1, "", "empty file: no rows");
+  t.delim = opt.delimiter;
+  if (t.delim == '\0') t.delim = t.lines[0].find('\t') != std::string_view::npos ? '\t' : ',';
+  return t;
+}
 
-  char delim = opt.delimiter;
-  if (delim == '\0') delim = lines[0].find('\t') != std::string_view::npos ? '\t' : ',';
-
-  // Marker lookup, with a fast "no" for fields whose first character starts no marker (most numbers).
-  bool empty_is_missing = false;
-  std::array<bool, 256> marker_start{};
-  for (auto const& mk : opt.missing_markers) {
-    if (mk.empty()) empty_is_missing = true;
-    else marker_start[static_cast<unsigned char>(mk[0])] = true;
-  }
-  auto is_missing = [&](std::string_view f) {
-    if (f.empty()) return empty_is_missing;
-    if (!marker_start[static_cast<unsigned char>(f[0])]) return false;
-    return std::find(opt.missing_markers.begin(), opt.missing_markers.end(), f) != opt.missing_markers.end();
-  };
-
+/// Pass 1: every line (the first one too, provisionally) parsed to floats; per-column kinds.
+void parse_cells(CsvTable& t, MissingMarkers const& is_missing) {
   std::vector<std::string_view> fields;
-  tokenize(lines[0], delim, fields);
-  std::size_t const n_cols = fields.size();
-  std::vector<std::string> first_row(fields.begin(), fields.end());
-  if (n_cols == 1 && looks_like_libsvm(lines[0]))
-    fail(path, line_no[0], "", "a row of index:value pairs: this is a LibSVM file, not CSV (read it with --format libsvm)");
-
-  // Pass 1: every row (the first one too, provisionally) parsed to floats; per-column kinds.
-  std::vector<float> vals(lines.size() * n_cols, kNaN);
-  std::vector<Cell> first_kind(n_cols);
-  std::vector<ColumnStats> stats(n_cols);  // rows 2.. only
-  for (std::size_t r = 0; r < lines.size(); ++r) {
-    if (r > 0) tokenize(lines[r], delim, fields);
-    if (fields.size() != n_cols)
-      fail(path, line_no[r], "", "ragged row: " + std::to_string(fields.size()) + " fields, but line " +
-                                     std::to_string(line_no[0]) + " has " + std::to_string(n_cols) +
-                                     " (delimiter '" + (delim == '\t' ? std::string("\\t") : std::string(1, delim)) + "')");
-    for (std::size_t c = 0; c < n_cols; ++c) {
+  tokenize(t.lines[0], t.delim, fields);
+  t.n_cols = fields.size();
+  t.first_row.assign(fields.begin(), fields.end());
+  if (t.n_cols == 1 && looks_like_libsvm(t.lines[0]))
+    fail(t.path, t.line_no[0], "", "a row of index:value pairs: this is a LibSVM file, not CSV (read it with --format libsvm)");
+  t.vals.assign(t.lines.size() * t.n_cols, kNaN);
+  t.first_kind.assign(t.n_cols, Cell::kMissing);
+  t.stats.assign(t.n_cols, ColumnStats{});
+  for (std::size_t r = 0; r < t.lines.size(); ++r) {
+    if (r > 0) tokenize(t.lines[r], t.delim, fields);
+    if (fields.size() != t.n_cols)
+      fail(t.path, t.line_no[r], "", "ragged row: " + std::to_string(fields.size()) + " fields, but line " +
+                                         std::to_string(t.line_no[0]) + " has " + std::to_string(t.n_cols) +
+                                         " (delimiter '" + (t.delim == '\t' ? std::string("\\t") : std::string(1, t.delim)) + "')");
+    for (std::size_t c = 0; c < t.n_cols; ++c) {
       Cell kind = Cell::kMissing;
       if (!is_missing(fields[c])) {
         if (auto v = parse_float(fields[c])) {
-          vals[r * n_cols + c] = *v;
+          t.vals[r * t.n_cols + c] = *v;
           kind = std::isnan(*v) ? Cell::kMissing : Cell::kNumber;
         } else {
           kind = Cell::kString;
         }
       }
       if (r == 0) {
-        first_kind[c] = kind;
+        t.first_kind[c] = kind;
       } else if (kind == Cell::kNumber) {
-        ++stats[c].n_numbers;
+        ++t.stats[c].n_numbers;
       } else if (kind == Cell::kString) {
-        if (stats[c].n_strings++ == 0) stats[c].first_string_line = line_no[r];
+        if (t.stats[c].n_strings++ == 0) t.stats[c].first_string_line = t.line_no[r];
       }
     }
   }
+}
 
-  // Header: forced, or detected when a first-row field is text in a column that is otherwise numeric
-  // (like csv.Sniffer.has_header). A file whose every column is text needs --header.
+/// Header: forced, or detected when a first-row field is text in a column that is otherwise numeric
+/// (like csv.Sniffer.has_header). A file whose every column is text needs --header. Without a header
+/// line 1 counts in the column statistics.
+void detect_header(CsvTable& t, std::optional<bool> forced) {
   bool header = false;
-  if (opt.header) {
-    header = *opt.header;
+  if (forced) {
+    header = *forced;
   } else {
-    for (std::size_t c = 0; c < n_cols; ++c)
-      if (first_kind[c] == Cell::kString && stats[c].n_strings == 0 && stats[c].n_numbers > 0) header = true;
+    for (std::size_t c = 0; c < t.n_cols; ++c)
+      if (t.first_kind[c] == Cell::kString && t.stats[c].n_strings == 0 && t.stats[c].n_numbers > 0) header = true;
   }
-  std::vector<std::string> names;
-  std::size_t row0 = 0;
   if (header) {
-    names = first_row;
-    row0 = 1;
+    t.names = t.first_row;
+    t.row0 = 1;
   } else {
-    for (std::size_t c = 0; c < n_cols; ++c) {
-      if (first_kind[c] == Cell::kNumber) ++stats[c].n_numbers;
-      if (first_kind[c] == Cell::kString) {
-        ++stats[c].n_strings;
-        stats[c].first_string_line = line_no[0];
+    for (std::size_t c = 0; c < t.n_cols; ++c) {
+      if (t.first_kind[c] == Cell::kNumber) ++t.stats[c].n_numbers;
+      if (t.first_kind[c] == Cell::kString) {
+        ++t.stats[c].n_strings;
+        t.stats[c].first_string_line = t.line_no[0];
       }
     }
   }
-  std::size_t const n_rows = lines.size() - row0;
-  if (n_rows == 0) fail(path, line_no[0] + 1, "", "empty file: a header but no data rows");
+  if (t.n_rows() == 0) fail(t.path, t.line_no[0] + 1, "", "empty file: a header but no data rows");
+}
 
-  // Several label columns (multi-target): a comma-separated list, unless the header has a column
-  // of that very name.
-  std::vector<int> label_cols;
-  if (!opt.label_column.empty()) {
-    bool const one = opt.label_column.find(',') == std::string::npos ||
-                     std::find(names.begin(), names.end(), opt.label_column) != names.end();
-    for (auto const& spec : one ? std::vector<std::string>{opt.label_column} : split_list(opt.label_column))
-      label_cols.push_back(resolve_column(spec, names, n_cols, path, "label column"));
-    for (std::size_t k = 1; k < label_cols.size(); ++k)
-      if (std::find(label_cols.begin(), label_cols.begin() + static_cast<std::ptrdiff_t>(k), label_cols[k]) !=
-          label_cols.begin() + static_cast<std::ptrdiff_t>(k))
-        fail(path, 1, "label column '" + opt.label_column + "'", column_desc(static_cast<std::size_t>(label_cols[k]), names) +
-                                                                  " is named twice");
-  }
-  int const label_col = label_cols.size() == 1 ? label_cols[0] : -1;
-  int const weight_col = resolve_column(opt.weight_column, names, n_cols, path, "weight column");
-  int const qid_col = resolve_column(opt.qid_column, names, n_cols, path, "qid column");
-  int const lower_col = resolve_column(opt.label_lower_bound_column, names, n_cols, path, "label lower bound column");
-  int const upper_col = resolve_column(opt.label_upper_bound_column, names, n_cols, path, "label upper bound column");
-  if ((lower_col >= 0) != (upper_col >= 0))
-    fail(path, 0, "", "label bounds need both a lower and an upper bound column");
-  std::vector<bool> not_feature(n_cols, false);
-  for (int c : {weight_col, qid_col, lower_col, upper_col})
-    if (c >= 0) not_feature[c] = true;
-  for (int c : label_cols) not_feature[c] = true;
-  for (auto const& spec : opt.ignore_columns) not_feature[resolve_column(spec, names, n_cols, path, "ignored column")] = true;
-  std::vector<int> feature_cols;
-  for (std::size_t c = 0; c < n_cols; ++c)
-    if (!not_feature[c]) feature_cols.push_back(static_cast<int>(c));
-  if (opt.num_features > 0 && feature_cols.size() > opt.num_features)
-    fail(path, line_no[0], "", "the file has " + std::to_string(feature_cols.size()) +
-                                   " feature columns, more than num_features = " + std::to_string(opt.num_features));
+/// The label columns: a comma-separated list (multi-target), unless the header has a column of that
+/// very name; each named once.
+std::vector<int> label_columns(CsvTable const& t, std::string const& spec) {
+  std::vector<int> cols;
+  if (spec.empty()) return cols;
+  bool const one = spec.find(',') == std::string::npos || std::find(t.names.begin(), t.names.end(), spec) != t.names.end();
+  for (auto const& item : one ? std::vector<std::string>{spec} : split_list(spec))
+    cols.push_back(resolve_column(item, t.names, t.n_cols, t.path, "label column"));
+  for (std::size_t k = 1; k < cols.size(); ++k)
+    if (std::find(cols.begin(), cols.begin() + static_cast<std::ptrdiff_t>(k), cols[k]) != cols.begin() + static_cast<std::ptrdiff_t>(k))
+      fail(t.path, 1, "label column '" + spec + "'", t.desc(cols[k]) + " is named twice");
+  return cols;
+}
 
-  // Pass 2, only for columns whose text matters (string features/labels -> codes, weights with text,
-  // query ids): one more tokenising pass keeps views of those fields.
-  std::vector<std::vector<std::string_view>> raw_cols(n_cols);
-  {
-    std::vector<int> need;
-    // With a reference (eval file coded like the training file), its text columns need their text
-    // even where this file happens to hold only numbers ("1", "2" as category strings).
-    std::vector<bool> ref_text(n_cols, false);
-    if (ref != nullptr) {
-      if (label_col >= 0 && !ref->label_classes.empty()) ref_text[label_col] = true;
-      for (std::size_t j = 0; j < feature_cols.size(); ++j)
-        if (ref->categories.count(static_cast<int>(j)) > 0) ref_text[feature_cols[j]] = true;
-    }
-    for (std::size_t c = 0; c < n_cols; ++c)
-      if (stats[c].n_strings > 0 || static_cast<int>(c) == qid_col || ref_text[c]) need.push_back(static_cast<int>(c));
-    for (int c : need) raw_cols[c].resize(n_rows);
-    if (!need.empty()) {
-      for (std::size_t r = 0; r < n_rows; ++r) {
-        tokenize(lines[r + row0], delim, fields);
-        for (int c : need) raw_cols[c][r] = fields[c];
-      }
-    }
-  }
-  auto raw_column = [&](int c) -> std::vector<std::string_view> const& { return raw_cols[c]; };
-  // Distinct non-missing strings in sorted order, and every row's code (NaN when missing).
-  // With `reference` (the training file's codes), a string not in it is missing, or an error naming
-  // `unknown_desc` when that is given (labels).
-  auto encode = [&](int c, std::vector<std::string>& categories, std::vector<std::string> const* reference,
-                    std::string const& unknown_desc) {
-    auto const& raw = raw_column(c);
-    std::vector<std::string_view> distinct;
-    if (reference != nullptr) {
-      distinct.assign(reference->begin(), reference->end());
-    } else {
-      for (auto f : raw)
-        if (!is_missing(f)) distinct.push_back(f);
-      std::sort(distinct.begin(), distinct.end());
-      distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
-    }
-    std::unordered_map<std::string_view, float> code;
-    for (std::size_t k = 0; k < distinct.size(); ++k) code.emplace(distinct[k], static_cast<float>(k));
-    categories.assign(distinct.begin(), distinct.end());
-    for (std::size_t r = 0; r < n_rows; ++r) {
-      float v = kNaN;
-      if (!is_missing(raw[r])) {
-        auto it = code.find(raw[r]);
-        if (it != code.end()) {
-          v = it->second;
-        } else if (!unknown_desc.empty()) {
-          fail(path, line_no[r + row0], unknown_desc,
-               "'" + std::string(raw[r]) + "' is not one of the " + std::to_string(distinct.size()) +
-                   " classes of the reference (training) data " + ref->source);
-        }
-      }
-      vals[(r + row0) * n_cols + c] = v;
-    }
+ColumnRoles resolve_roles(CsvTable const& t, ReadOptions const& opt) {
+  ColumnRoles roles;
+  roles.labels = label_columns(t, opt.label_column);
+  roles.label = roles.labels.size() == 1 ? roles.labels[0] : -1;
+  auto const resolve = [&](std::string const& spec, char const* what) {
+    return resolve_column(spec, t.names, t.n_cols, t.path, what);
   };
+  roles.weight = resolve(opt.weight_column, "weight column");
+  roles.qid = resolve(opt.qid_column, "qid column");
+  roles.lower = resolve(opt.label_lower_bound_column, "label lower bound column");
+  roles.upper = resolve(opt.label_upper_bound_column, "label upper bound column");
+  if ((roles.lower >= 0) != (roles.upper >= 0)) fail(t.path, 0, "", "label bounds need both a lower and an upper bound column");
+  std::vector<bool> not_feature(t.n_cols, false);
+  for (int c : {roles.weight, roles.qid, roles.lower, roles.upper})
+    if (c >= 0) not_feature[static_cast<std::size_t>(c)] = true;
+  for (int c : roles.labels) not_feature[static_cast<std::size_t>(c)] = true;
+  for (auto const& spec : opt.ignore_columns) not_feature[static_cast<std::size_t>(resolve(spec, "ignored column"))] = true;
+  for (std::size_t c = 0; c < t.n_cols; ++c)
+    if (!not_feature[c]) roles.features.push_back(static_cast<int>(c));
+  if (opt.num_features > 0 && roles.features.size() > opt.num_features)
+    fail(t.path, t.line_no[0], "", "the file has " + std::to_string(roles.features.size()) +
+                                       " feature columns, more than num_features = " + std::to_string(opt.num_features));
+  return roles;
+}
 
-  HostDMatrix m;
-  m.n_rows = n_rows;
-  m.n_features = opt.num_features > 0 ? opt.num_features : feature_cols.size();
-
-  if (label_col >= 0) {
-    auto const& st = stats[label_col];
-    std::string const desc = column_desc(label_col, names) + " (label)";
-    bool const ref_labels = ref != nullptr && !ref->label_classes.empty();
-    if (st.n_strings > 0 && st.n_numbers > 0 && !ref_labels) {
-      auto const& raw = raw_column(label_col);
-      for (std::size_t r = 0; r < n_rows; ++r)
-        if (!is_missing(raw[r]) && !parse_float(raw[r]))
-          fail(path, line_no[r + row0], desc, "label '" + std::string(raw[r]) + "' is not a number");
-    }
-    if (ref != nullptr && !ref_labels && st.n_strings > 0)
-      fail(path, st.first_string_line, desc, "text label in a file whose reference (training) data " + ref->source +
-                                                 " has numeric labels");
-    if (ref_labels)
-      encode(label_col, m.info.label_classes, &ref->label_classes, desc);
-    else if (st.n_strings > 0)
-      encode(label_col, m.info.label_classes, nullptr, "");  // all-text labels: class codes
-    std::vector<float> label(n_rows);
-    for (std::size_t r = 0; r < n_rows; ++r) {
-      float v = vals[(r + row0) * n_cols + label_col];
-      if (!std::isfinite(v))
-        fail(path, line_no[r + row0], desc, std::isnan(v) ? "missing label" : "label is not finite");
-      label[r] = v;
-    }
-    m.label = to_view("kboost::DMatrix::label", label);
-    if (!names.empty()) m.info.label_name = names[label_col];
+/// Pass 2, only for columns whose text matters (text features and labels become codes, weights with
+/// text, query ids): one more tokenising pass keeps views of those fields. With a reference (an eval
+/// file coded like the training file), its text columns need their text even where this file holds
+/// only numbers ("1", "2" as category strings).
+void keep_text_columns(CsvTable& t, ColumnRoles const& roles, DatasetInfo const* ref) {
+  std::vector<bool> ref_text(t.n_cols, false);
+  if (ref != nullptr) {
+    if (roles.label >= 0 && !ref->label_classes.empty()) ref_text[static_cast<std::size_t>(roles.label)] = true;
+    for (std::size_t j = 0; j < roles.features.size(); ++j)
+      if (ref->categories.count(static_cast<int>(j)) > 0) ref_text[static_cast<std::size_t>(roles.features[j])] = true;
   }
+  std::vector<std::size_t> need;
+  for (std::size_t c = 0; c < t.n_cols; ++c)
+    if (t.stats[c].n_strings > 0 || static_cast<int>(c) == roles.qid || ref_text[c]) need.push_back(c);
+  t.raw_cols.assign(t.n_cols, {});
+  for (std::size_t c : need) t.raw_cols[c].resize(t.n_rows());
+  if (need.empty()) return;
+  std::vector<std::string_view> fields;
+  for (std::size_t r = 0; r < t.n_rows(); ++r) {
+    tokenize(t.lines[r + t.row0], t.delim, fields);
+    for (std::size_t c : need) t.raw_cols[c][r] = fields[c];
+  }
+}
 
-  if (label_cols.size() > 1) {  // multi-target: numbers only, rows × targets
-    std::vector<float> label(n_rows * label_cols.size());
-    for (std::size_t t = 0; t < label_cols.size(); ++t) {
-      int const c = label_cols[t];
-      std::string const desc = column_desc(static_cast<std::size_t>(c), names) + " (label " + std::to_string(t) + ")";
-      if (stats[c].n_strings > 0)
-        fail(path, stats[c].first_string_line, desc, "text in a label column of several (multi-target labels are numbers)");
-      for (std::size_t r = 0; r < n_rows; ++r) {
-        float const v = vals[(r + row0) * n_cols + c];
-        if (!std::isfinite(v))
-          fail(path, line_no[r + row0], desc, std::isnan(v) ? "missing label" : "label is not finite");
-        label[r * label_cols.size() + t] = v;
+/// Column c as codes: the distinct non-missing strings in sorted order (or `reference`'s, the training
+/// file's codes) into `categories`, and every row's code (NaN when missing) into the cells. A string
+/// not in `reference` is missing, or an error naming `unknown_desc` when that is given (labels).
+void encode_column(CsvTable& t, int c, MissingMarkers const& is_missing, std::vector<std::string>& categories,
+                   std::vector<std::string> const* reference, std::string const& unknown_desc, DatasetInfo const* ref) {
+  auto const& raw = t.raw(c);
+  std::vector<std::string_view> distinct;
+  if (reference != nullptr) {
+    distinct.assign(reference->begin(), reference->end());
+  } else {
+    for (auto f : raw)
+      if (!is_missing(f)) distinct.push_back(f);
+    std::sort(distinct.begin(), distinct.end());
+    distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+  }
+  std::unordered_map<std::string_view, float> code;
+  for (std::size_t k = 0; k < distinct.size(); ++k) code.emplace(distinct[k], static_cast<float>(k));
+  categories.assign(distinct.begin(), distinct.end());
+  for (std::size_t r = 0; r < t.n_rows(); ++r) {
+    float v = kNaN;
+    if (!is_missing(raw[r])) {
+      auto it = code.find(raw[r]);
+      if (it != code.end()) {
+        v = it->second;
+      } else if (!unknown_desc.empty()) {
+        fail(t.path, t.line(r), unknown_desc,
+             "'" + std::string(raw[r]) + "' is not one of the " + std::to_string(distinct.size()) +
+                 " classes of the reference (training) data " + ref->source);
       }
-      if (!names.empty()) m.info.label_name += (t == 0 ? "" : ",") + names[c];
     }
-    m.n_targets = label_cols.size();
-    m.label = to_view("kboost::DMatrix::label", label);
+    t.at(r, c) = v;
   }
+}
 
-  if (weight_col >= 0) {
-    std::string const desc = column_desc(weight_col, names) + " (weight)";
-    auto const& raw = raw_column(weight_col);  // empty unless the column has text
-    std::vector<float> w(n_rows);
-    for (std::size_t r = 0; r < n_rows; ++r) {
-      float v = vals[(r + row0) * n_cols + weight_col];
-      if (!std::isfinite(v) || v < 0 || (!raw.empty() && !is_missing(raw[r]) && !parse_float(raw[r])))
-        fail(path, line_no[r + row0], desc, "weight is not a finite non-negative number");
-      w[r] = v;
+/// Column c's finite values, or an error naming the row ("missing label" / "label is not finite").
+std::vector<float> finite_labels(CsvTable& t, int c, std::string const& desc) {
+  std::vector<float> label(t.n_rows());
+  for (std::size_t r = 0; r < t.n_rows(); ++r) {
+    float const v = t.at(r, c);
+    if (!std::isfinite(v)) fail(t.path, t.line(r), desc, std::isnan(v) ? "missing label" : "label is not finite");
+    label[r] = v;
+  }
+  return label;
+}
+
+/// One label column: numbers, or text labels as class codes (the reference's, when given).
+void read_label(CsvTable& t, int c, MissingMarkers const& is_missing, DatasetInfo const* ref, HostDMatrix& m) {
+  auto const& st = t.stats[static_cast<std::size_t>(c)];
+  std::string const desc = t.desc(c) + " (label)";
+  bool const ref_labels = ref != nullptr && !ref->label_classes.empty();
+  if (st.n_strings > 0 && st.n_numbers > 0 && !ref_labels) {
+    auto const& raw = t.raw(c);
+    for (std::size_t r = 0; r < t.n_rows(); ++r)
+      if (!is_missing(raw[r]) && !parse_float(raw[r]))
+        fail(t.path, t.line(r), desc, "label '" + std::string(raw[r]) + "' is not a number");
+  }
+  if (ref != nullptr && !ref_labels && st.n_strings > 0)
+    fail(t.path, st.first_string_line, desc, "text label in a file whose reference (training) data " + ref->source +
+                                                 " has numeric labels");
+  if (ref_labels)
+    encode_column(t, c, is_missing, m.info.label_classes, &ref->label_classes, desc, ref);
+  else if (st.n_strings > 0)
+    encode_column(t, c, is_missing, m.info.label_classes, nullptr, "", ref);  // all-text labels: class codes
+  m.label = to_view("kboost::DMatrix::label", finite_labels(t, c, desc));
+  if (!t.names.empty()) m.info.label_name = t.names[static_cast<std::size_t>(c)];
+}
+
+/// Several label columns (multi-target): numbers only, rows × targets.
+void read_multi_target_labels(CsvTable& t, std::vector<int> const& cols, HostDMatrix& m) {
+  std::vector<float> label(t.n_rows() * cols.size());
+  for (std::size_t k = 0; k < cols.size(); ++k) {
+    int const c = cols[k];
+    std::string const desc = t.desc(c) + " (label " + std::to_string(k) + ")";
+    if (t.stats[static_cast<std::size_t>(c)].n_strings > 0)
+      fail(t.path, t.stats[static_cast<std::size_t>(c)].first_string_line, desc,
+           "text in a label column of several (multi-target labels are numbers)");
+    auto const one = finite_labels(t, c, desc);
+    for (std::size_t r = 0; r < t.n_rows(); ++r) label[r * cols.size() + k] = one[r];
+    if (!t.names.empty()) m.info.label_name += (k == 0 ? "" : ",") + t.names[static_cast<std::size_t>(c)];
+  }
+  m.n_targets = cols.size();
+  m.label = to_view("kboost::DMatrix::label", label);
+}
+
+/// Whether data row r of column c holds text that is not a number (columns without text: never).
+bool holds_text(CsvTable const& t, int c, std::size_t r, MissingMarkers const& is_missing) {
+  auto const& raw = t.raw(c);
+  return !raw.empty() && !is_missing(raw[r]) && !parse_float(raw[r]);
+}
+
+void read_weights(CsvTable& t, int c, MissingMarkers const& is_missing, HostDMatrix& m) {
+  std::string const desc = t.desc(c) + " (weight)";
+  std::vector<float> w(t.n_rows());
+  for (std::size_t r = 0; r < t.n_rows(); ++r) {
+    float const v = t.at(r, c);
+    if (!std::isfinite(v) || v < 0 || holds_text(t, c, r, is_missing))
+      fail(t.path, t.line(r), desc, "weight is not a finite non-negative number");
+    w[r] = v;
+  }
+  m.weight = to_view("kboost::DMatrix::weight", w);
+}
+
+/// survival:aft's interval labels [lower, upper].
+void read_label_bounds(CsvTable& t, int lower_col, int upper_col, MissingMarkers const& is_missing, HostDMatrix& m) {
+  std::string const desc = t.desc(lower_col) + " and " + t.desc(upper_col) + " (label bounds)";
+  std::vector<float> lower(t.n_rows()), upper(t.n_rows());
+  for (std::size_t r = 0; r < t.n_rows(); ++r) {
+    lower[r] = t.at(r, lower_col);
+    upper[r] = t.at(r, upper_col);
+    bool const text = holds_text(t, lower_col, r, is_missing) || holds_text(t, upper_col, r, is_missing);
+    std::string const why = text ? "label bound is not a number" : label_bounds_error(lower[r], upper[r]);
+    if (!why.empty()) fail(t.path, t.line(r), desc, why);
+  }
+  m.label_lower_bound = to_view("kboost::DMatrix::label_lower_bound", lower);
+  m.label_upper_bound = to_view("kboost::DMatrix::label_upper_bound", upper);
+}
+
+/// Query ids compared as text: consecutive equal ids form a group.
+void read_query_ids(CsvTable const& t, int c, MissingMarkers const& is_missing, HostDMatrix& m) {
+  auto const& raw = t.raw(c);
+  std::map<std::string_view, std::int64_t> ids;
+  std::vector<std::int64_t> qid(t.n_rows());
+  std::vector<std::size_t> rows_line(t.line_no.begin() + static_cast<std::ptrdiff_t>(t.row0), t.line_no.end());
+  for (std::size_t r = 0; r < t.n_rows(); ++r) {
+    if (is_missing(raw[r])) fail(t.path, t.line(r), t.desc(c) + " (qid)", "missing query id");
+    qid[r] = ids.emplace(raw[r], static_cast<std::int64_t>(ids.size())).first->second;
+  }
+  std::vector<std::string> id_text(ids.size());
+  for (auto const& [text_id, id] : ids) id_text[static_cast<std::size_t>(id)] = std::string(text_id);
+  m.group_ptr = to_view("kboost::DMatrix::group_ptr", groups_from_qids(qid, rows_line, t.path, t.desc(c) + " (qid)", id_text));
+}
+
+/// An overwhelmingly numeric column with a few stray tokens (a typo, "1.2.3") would otherwise silently
+/// become a categorical column of codes: refused, naming the first stray token. Columns with more
+/// text stay categorical.
+void refuse_stray_text(CsvTable const& t, int c, std::size_t j, MissingMarkers const& is_missing) {
+  auto const& st = t.stats[static_cast<std::size_t>(c)];
+  auto const& raw = t.raw(c);
+  std::size_t bad_line = st.first_string_line;
+  std::string token;
+  for (std::size_t r = 0; r < t.n_rows(); ++r)
+    if (!is_missing(raw[r]) && !parse_float(raw[r])) {
+      bad_line = t.line(r);
+      token = std::string(raw[r]);
+      break;
     }
-    m.weight = to_view("kboost::DMatrix::weight", w);
-  }
+  fail(t.path, bad_line, t.desc(c),
+       "'" + token + "' is not a number, but the column is numeric (" + std::to_string(st.n_numbers) + " numbers, " +
+           std::to_string(st.n_strings) + " text values); fix the value or mark it missing, or pass --categorical " +
+           std::to_string(j) + " to read the column as categories");
+}
 
-  if (lower_col >= 0) {
-    std::string const desc = column_desc(lower_col, names) + " and " + column_desc(upper_col, names) + " (label bounds)";
-    auto const& raw_l = raw_column(lower_col);  // empty unless the column has text
-    auto const& raw_u = raw_column(upper_col);
-    std::vector<float> lower(n_rows), upper(n_rows);
-    for (std::size_t r = 0; r < n_rows; ++r) {
-      lower[r] = vals[(r + row0) * n_cols + lower_col];
-      upper[r] = vals[(r + row0) * n_cols + upper_col];
-      bool const text = (!raw_l.empty() && !is_missing(raw_l[r]) && !parse_float(raw_l[r])) ||
-                        (!raw_u.empty() && !is_missing(raw_u[r]) && !parse_float(raw_u[r]));
-      std::string const why = text ? "label bound is not a number" : label_bounds_error(lower[r], upper[r]);
-      if (!why.empty()) fail(path, line_no[r + row0], desc, why);
-    }
-    m.label_lower_bound = to_view("kboost::DMatrix::label_lower_bound", lower);
-    m.label_upper_bound = to_view("kboost::DMatrix::label_upper_bound", upper);
-  }
-
-  if (qid_col >= 0) {
-    // Query ids compared as text: consecutive equal ids form a group.
-    auto const& raw = raw_column(qid_col);
-    std::map<std::string_view, std::int64_t> ids;
-    std::vector<std::int64_t> qid(n_rows);
-    std::vector<std::size_t> rows_line(line_no.begin() + row0, line_no.end());
-    for (std::size_t r = 0; r < n_rows; ++r) {
-      if (is_missing(raw[r])) fail(path, line_no[r + row0], column_desc(qid_col, names) + " (qid)", "missing query id");
-      qid[r] = ids.emplace(raw[r], static_cast<std::int64_t>(ids.size())).first->second;
-    }
-    std::vector<std::string> id_text(ids.size());
-    for (auto const& [text_id, id] : ids) id_text[id] = std::string(text_id);
-    m.group_ptr = to_view("kboost::DMatrix::group_ptr",
-                          groups_from_qids(qid, rows_line, path, column_desc(qid_col, names) + " (qid)", id_text));
-  }
-
-  for (std::size_t j = 0; j < feature_cols.size(); ++j) {
-    int c = feature_cols[j];
+/// Feature columns with text (or categorical in the reference) as categorical codes.
+void encode_categorical_features(CsvTable& t, ColumnRoles const& roles, ReadOptions const& opt,
+                                 MissingMarkers const& is_missing, HostDMatrix& m) {
+  DatasetInfo const* const ref = opt.category_reference;
+  for (std::size_t j = 0; j < roles.features.size(); ++j) {
+    int const c = roles.features[j];
+    auto const& st = t.stats[static_cast<std::size_t>(c)];
     auto ref_it = ref != nullptr ? ref->categories.find(static_cast<int>(j)) : std::map<int, std::vector<std::string>>::const_iterator{};
     bool const has_ref = ref != nullptr && ref_it != ref->categories.end();
-    if (stats[c].n_strings == 0 && !has_ref) continue;
+    if (st.n_strings == 0 && !has_ref) continue;
     if (ref != nullptr && !has_ref)
-      fail(path, stats[c].first_string_line, column_desc(c, names),
-           "text in a column that is numeric in the reference (training) data " + ref->source);
-    bool const forced = std::find(opt.categorical_columns.begin(), opt.categorical_columns.end(),
-                                  static_cast<int>(j)) != opt.categorical_columns.end();
-    if (!has_ref && !forced && stats[c].n_numbers >= 20 && stats[c].n_numbers >= 10 * stats[c].n_strings) {
-      // An overwhelmingly numeric column with a few stray tokens (a typo, "1.2.3") would otherwise
-      // silently become a categorical column of codes; columns with more text stay categorical.
-      auto const& raw = raw_column(c);
-      std::size_t bad_line = stats[c].first_string_line;
-      std::string token;
-      for (std::size_t r = 0; r < n_rows; ++r)
-        if (!is_missing(raw[r]) && !parse_float(raw[r])) {
-          bad_line = line_no[r + row0];
-          token = std::string(raw[r]);
-          break;
-        }
-      fail(path, bad_line, column_desc(c, names),
-           "'" + token + "' is not a number, but the column is numeric (" + std::to_string(stats[c].n_numbers) +
-               " numbers, " + std::to_string(stats[c].n_strings) +
-               " text values); fix the value or mark it missing, or pass --categorical " + std::to_string(j) +
-               " to read the column as categories");
-    }
+      fail(t.path, st.first_string_line, t.desc(c), "text in a column that is numeric in the reference (training) data " + ref->source);
+    bool const forced = std::find(opt.categorical_columns.begin(), opt.categorical_columns.end(), static_cast<int>(j)) !=
+                        opt.categorical_columns.end();
+    if (!has_ref && !forced && st.n_numbers >= 20 && st.n_numbers >= 10 * st.n_strings) refuse_stray_text(t, c, j, is_missing);
     if (m.info.feature_types.empty()) m.info.feature_types.assign(m.n_features, FeatureType::kNumerical);
     m.info.feature_types[j] = FeatureType::kCategorical;
-    encode(c, m.info.categories[static_cast<int>(j)], has_ref ? &ref_it->second : nullptr, "");
+    encode_column(t, c, is_missing, m.info.categories[static_cast<int>(j)], has_ref ? &ref_it->second : nullptr, "", ref);
   }
-  if (!names.empty()) {
-    for (int c : feature_cols) m.info.feature_names.push_back(names[c]);
+}
+
+/// The feature cells into m.dense (rows × n_features; columns beyond the file's are missing), the
+/// feature names, and the count of missing cells.
+void fill_features(CsvTable const& t, ColumnRoles const& roles, HostDMatrix& m) {
+  if (!t.names.empty()) {
+    for (int c : roles.features) m.info.feature_names.push_back(t.names[static_cast<std::size_t>(c)]);
     m.info.feature_names.resize(m.n_features);
   }
-
-  m.dense = HostDMatrix::dense_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::DMatrix::dense"), n_rows,
+  m.dense = HostDMatrix::dense_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::DMatrix::dense"), t.n_rows(),
                                     m.n_features);
   std::size_t n_missing = 0;
-  for (std::size_t r = 0; r < n_rows; ++r) {
-    float const* src = vals.data() + (r + row0) * n_cols;
+  for (std::size_t r = 0; r < t.n_rows(); ++r) {
+    float const* src = t.vals.data() + (r + t.row0) * t.n_cols;
     for (std::size_t j = 0; j < m.n_features; ++j) {
-      float v = j < feature_cols.size() ? src[feature_cols[j]] : kNaN;
+      float const v = j < roles.features.size() ? src[roles.features[j]] : kNaN;
       n_missing += std::isnan(v) ? 1 : 0;
       m.dense(r, j) = v;
     }
   }
   m.info.n_missing = n_missing;
+}
+
+}  // namespace
+
+HostDMatrix read_csv(TextSource const& src, ReadOptions const& opt) {
+  MissingMarkers const is_missing(opt.missing_markers);
+  CsvTable t = split_rows(src, opt);
+  parse_cells(t, is_missing);
+  detect_header(t, opt.header);
+  ColumnRoles const roles = resolve_roles(t, opt);
+  keep_text_columns(t, roles, opt.category_reference);
+
+  HostDMatrix m;
+  m.n_rows = t.n_rows();
+  m.n_features = opt.num_features > 0 ? opt.num_features : roles.features.size();
+  if (roles.label >= 0) read_label(t, roles.label, is_missing, opt.category_reference, m);
+  if (roles.labels.size() > 1) read_multi_target_labels(t, roles.labels, m);
+  if (roles.weight >= 0) read_weights(t, roles.weight, is_missing, m);
+  if (roles.lower >= 0) read_label_bounds(t, roles.lower, roles.upper, is_missing, m);
+  if (roles.qid >= 0) read_query_ids(t, roles.qid, is_missing, m);
+  encode_categorical_features(t, roles, opt, is_missing, m);
+  fill_features(t, roles, m);
   return m;
 }
 

@@ -1,6 +1,8 @@
 /// Feature-map reader and upstream's default map (see feature_map.hpp).
 #include <kboost/io/feature_map.hpp>
 
+#include <kboost/core/read_file.hpp>
+
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -47,11 +49,7 @@ FeatureMap parse_feature_map(std::string const& text, std::string const& source)
 }
 
 FeatureMap read_feature_map(std::string const& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error(path + ": cannot open the feature map");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_feature_map(text.str(), path);
+  return parse_feature_map(read_file(path, "feature map"), path);
 }
 
 FeatureMap resolve_feature_map(Model const& model, FeatureMap const& given) {

@@ -431,28 +431,95 @@ struct Hdf5Arrays {
   }
 };
 
-/// Every libhdf5 call of the reader, and the checks on what they return.
+/// The features dataset's row count (rows x features, rank 2, at least one row).
+std::size_t features_row_count(hid_t file, std::string const& path, std::string const& name) {
+  htri_t const exists = H5Lexists(file, name.c_str(), H5P_DEFAULT);
+  if (exists < 0) fail(path, 0, "dataset '" + name + "'", kUnreadableIndex);
+  Handle ds{exists > 0 ? H5Dopen2(file, name.c_str(), H5P_DEFAULT) : -1, H5Dclose};
+  if (ds.id < 0) fail(path, 0, "dataset '" + name + "'", "not found in the file");
+  Handle space{H5Dget_space(ds.id), H5Sclose};
+  hsize_t dims[2] = {0, 0};
+  if (H5Sget_simple_extent_ndims(space.id) != 2)
+    fail(path, 0, "dataset '" + name + "'",
+         "wrong rank " + std::to_string(H5Sget_simple_extent_ndims(space.id)) + ", expected 2 (rows x features)");
+  H5Sget_simple_extent_dims(space.id, dims, nullptr);
+  if (dims[0] == 0) fail(path, 0, "dataset '" + name + "'", "empty: no rows");
+  return dims[0];
+}
+
+/// The per-row datasets of one shard of an open file: which rows, and where to report them.
+struct ShardReader {
+  hid_t file;
+  std::string const& path;
+  RowRange shard;
+  std::uint64_t first_row;
+  std::size_t n_rows;
+  /// A dataset with one value per row of the shard.
+  std::vector<float> per_row_values(std::string const& name) const {
+    return per_row(*read_float_dataset(file, path, name, false, nullptr, shard), n_rows, path, name);
+  }
+};
+
+/// Labels: rows, or rows × targets (multi-target); every one finite. The default "y" may be absent
+/// (unlabelled data); a label dataset named by the user must exist.
+void read_hdf5_labels(ShardReader const& r, ReadOptions const& opt, Hdf5Arrays& m) {
+  bool const label_optional = opt.label_dataset == ReadOptions{}.label_dataset;
+  auto y = read_float_dataset(r.file, r.path, opt.label_dataset, label_optional, nullptr, r.shard);
+  if (!y) return;
+  bool const multi = y->dims.size() == 2 && y->dims[0] == r.n_rows && y->dims[1] > 1;
+  auto label = multi ? y->values : per_row(*y, r.n_rows, r.path, opt.label_dataset);
+  std::size_t const targets = multi ? static_cast<std::size_t>(y->dims[1]) : 1;
+  for (std::size_t k = 0; k < label.size(); ++k)
+    if (!std::isfinite(label[k]))
+      fail(r.path, 0, "dataset '" + opt.label_dataset + "' record " + std::to_string(r.first_row + k / targets) +
+                          (multi ? " target " + std::to_string(k % targets) : std::string()),
+           "label is not finite");
+  m.n_targets = targets;
+  m.label = std::move(label);
+  m.label_name = opt.label_dataset;
+}
+
+void read_hdf5_weights(ShardReader const& r, std::string const& name, Hdf5Arrays& m) {
+  auto w = r.per_row_values(name);
+  for (std::size_t k = 0; k < r.n_rows; ++k)
+    if (!std::isfinite(w[k]) || w[k] < 0)
+      fail(r.path, 0, "dataset '" + name + "' record " + std::to_string(r.first_row + k), "weight is not a finite non-negative number");
+  m.weight = std::move(w);
+}
+
+/// survival:aft's interval labels, from two datasets.
+void read_hdf5_label_bounds(ShardReader const& r, ReadOptions const& opt, Hdf5Arrays& m) {
+  if (opt.label_lower_bound_column.empty() || opt.label_upper_bound_column.empty())
+    fail(r.path, 0, "", "label bounds need both a lower and an upper bound dataset");
+  auto const lower = r.per_row_values(opt.label_lower_bound_column), upper = r.per_row_values(opt.label_upper_bound_column);
+  for (std::size_t k = 0; k < r.n_rows; ++k) {
+    std::string const why = label_bounds_error(lower[k], upper[k]);
+    if (!why.empty())
+      fail(r.path, 0, "datasets '" + opt.label_lower_bound_column + "', '" + opt.label_upper_bound_column + "' record " +
+                          std::to_string(r.first_row + k), why);
+  }
+  m.lower = lower;
+  m.upper = upper;
+}
+
+/// Query ids (integers): consecutive equal ids form a group; reported as FILE:N, N the 1-based record.
+void read_hdf5_query_ids(ShardReader const& r, std::string const& name, int shard_count, Hdf5Arrays& m) {
+  if (shard_count > 1) fail(r.path, 0, "dataset '" + name + "'", "query groups cannot be split over ranks");
+  std::vector<std::int64_t> qid;
+  per_row(*read_float_dataset(r.file, r.path, name, false, &qid), r.n_rows, r.path, name);
+  std::vector<std::size_t> rec(r.n_rows);
+  for (std::size_t k = 0; k < r.n_rows; ++k) rec[k] = k + 1;
+  m.group_ptr = groups_from_qids(qid, rec, r.path, "dataset '" + name + "' (1-based record)");
+}
+
+/// Every libhdf5 call of the reader, and the checks on what they return: the file's rows, then this
+/// shard's (a hyperslab of every per-row dataset).
 Hdf5Arrays read_hdf5_arrays(std::string const& path, ReadOptions const& opt) {
   QuietHdf5 quiet;
   if (H5Fis_hdf5(path.c_str()) <= 0) fail(path, 0, "", "not an HDF5 file");
   Handle file{H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose};
   if (file.id < 0) fail(path, 0, "", "cannot open HDF5 file for reading");
-  // The file's rows, then this shard's (a hyperslab of every per-row dataset).
-  std::size_t total_rows = 0;
-  {
-    htri_t const exists = H5Lexists(file.id, opt.features_dataset.c_str(), H5P_DEFAULT);
-    if (exists < 0) fail(path, 0, "dataset '" + opt.features_dataset + "'", kUnreadableIndex);
-    Handle ds{exists > 0 ? H5Dopen2(file.id, opt.features_dataset.c_str(), H5P_DEFAULT) : -1, H5Dclose};
-    if (ds.id < 0) fail(path, 0, "dataset '" + opt.features_dataset + "'", "not found in the file");
-    Handle space{H5Dget_space(ds.id), H5Sclose};
-    hsize_t dims[2] = {0, 0};
-    if (H5Sget_simple_extent_ndims(space.id) != 2)
-      fail(path, 0, "dataset '" + opt.features_dataset + "'",
-           "wrong rank " + std::to_string(H5Sget_simple_extent_ndims(space.id)) + ", expected 2 (rows x features)");
-    H5Sget_simple_extent_dims(space.id, dims, nullptr);
-    total_rows = dims[0];
-  }
-  if (total_rows == 0) fail(path, 0, "dataset '" + opt.features_dataset + "'", "empty: no rows");
+  std::size_t const total_rows = features_row_count(file.id, path, opt.features_dataset);
   auto const [first_row, last_row] = shard_rows(total_rows, opt.shard_index, opt.shard_count);
   RowRange const shard = opt.shard_count > 1 ? RowRange{first_row, last_row} : RowRange{};
   auto X = *read_float_dataset(file.id, path, opt.features_dataset, false, nullptr, shard);
@@ -467,58 +534,11 @@ Hdf5Arrays read_hdf5_arrays(std::string const& path, ReadOptions const& opt) {
   m.first_row = first_row;
   m.total_rows = total_rows;
   m.dense = std::move(X.values);
-
-  // The default "y" may be absent (unlabelled data); a label dataset named by the user must exist.
-  bool const label_optional = opt.label_dataset == ReadOptions{}.label_dataset;
-  if (!opt.label_dataset.empty()) {
-    if (auto y = read_float_dataset(file.id, path, opt.label_dataset, label_optional, nullptr, shard)) {
-      // rows × targets (multi-target) or rows
-      bool const multi = y->dims.size() == 2 && y->dims[0] == n_rows && y->dims[1] > 1;
-      auto label = multi ? y->values : per_row(*y, n_rows, path, opt.label_dataset);
-      std::size_t const targets = multi ? static_cast<std::size_t>(y->dims[1]) : 1;
-      for (std::size_t k = 0; k < label.size(); ++k)
-        if (!std::isfinite(label[k]))
-          fail(path, 0, "dataset '" + opt.label_dataset + "' record " + std::to_string(first_row + k / targets) +
-                            (multi ? " target " + std::to_string(k % targets) : std::string()),
-               "label is not finite");
-      m.n_targets = targets;
-      m.label = std::move(label);
-      m.label_name = opt.label_dataset;
-    }
-  }
-  if (!opt.weight_column.empty()) {
-    auto w = per_row(*read_float_dataset(file.id, path, opt.weight_column, false, nullptr, shard), n_rows, path,
-                     opt.weight_column);
-    for (std::size_t r = 0; r < n_rows; ++r)
-      if (!std::isfinite(w[r]) || w[r] < 0)
-        fail(path, 0, "dataset '" + opt.weight_column + "' record " + std::to_string(first_row + r),
-             "weight is not a finite non-negative number");
-    m.weight = std::move(w);
-  }
-  if (!opt.label_lower_bound_column.empty() || !opt.label_upper_bound_column.empty()) {
-    if (opt.label_lower_bound_column.empty() || opt.label_upper_bound_column.empty())
-      fail(path, 0, "", "label bounds need both a lower and an upper bound dataset");
-    auto const read = [&](std::string const& name) {
-      return per_row(*read_float_dataset(file.id, path, name, false, nullptr, shard), n_rows, path, name);
-    };
-    auto const lower = read(opt.label_lower_bound_column), upper = read(opt.label_upper_bound_column);
-    for (std::size_t r = 0; r < n_rows; ++r) {
-      std::string const why = label_bounds_error(lower[r], upper[r]);
-      if (!why.empty())
-        fail(path, 0, "datasets '" + opt.label_lower_bound_column + "', '" + opt.label_upper_bound_column + "' record " +
-                          std::to_string(first_row + r), why);
-    }
-    m.lower = lower;
-    m.upper = upper;
-  }
-  if (!opt.qid_column.empty()) {
-    if (opt.shard_count > 1) fail(path, 0, "dataset '" + opt.qid_column + "'", "query groups cannot be split over ranks");
-    std::vector<std::int64_t> qid;
-    per_row(*read_float_dataset(file.id, path, opt.qid_column, false, &qid), n_rows, path, opt.qid_column);
-    std::vector<std::size_t> rec(n_rows);
-    for (std::size_t r = 0; r < n_rows; ++r) rec[r] = r + 1;  // reported as FILE:N, N = 1-based record
-    m.group_ptr = groups_from_qids(qid, rec, path, "dataset '" + opt.qid_column + "' (1-based record)");
-  }
+  ShardReader const rows{file.id, path, shard, first_row, n_rows};
+  if (!opt.label_dataset.empty()) read_hdf5_labels(rows, opt, m);
+  if (!opt.weight_column.empty()) read_hdf5_weights(rows, opt.weight_column, m);
+  if (!opt.label_lower_bound_column.empty() || !opt.label_upper_bound_column.empty()) read_hdf5_label_bounds(rows, opt, m);
+  if (!opt.qid_column.empty()) read_hdf5_query_ids(rows, opt.qid_column, opt.shard_count, m);
   return m;
 }
 

@@ -15,7 +15,6 @@ namespace {
 
 using detail::DumpTreeView;
 using detail::match;
-using detail::to_str;
 using R = std::map<std::string, std::string>;
 
 std::string tabs(std::uint32_t n) { return std::string(n, '\t'); }
@@ -82,7 +81,7 @@ class TextGenerator : public Generator {
                  {{"{tabs}", tabs(depth)},
                   {"{nid}", std::to_string(nid)},
                   {"{leaf}", t.leaf_text(nid)},
-                  {"{stats}", with_stats_ ? match(",cover={cover}", {{"{cover}", to_str(t.sum_hess(nid))}}) : ""}});
+                  {"{stats}", with_stats_ ? match(",cover={cover}", {{"{cover}", ostream_float_string(t.sum_hess(nid))}}) : ""}});
   }
   // upstream's indicator line has no indentation
   std::string indicator(DumpTreeView const& t, int nid, std::uint32_t) const override {
@@ -107,10 +106,10 @@ class TextGenerator : public Generator {
     return split_impl(t, nid, kNumeric, integer_threshold(t.split_cond(nid)), depth);
   }
   std::string quantitive(DumpTreeView const& t, int nid, std::uint32_t depth) const override {
-    return split_impl(t, nid, kNumeric, to_str(t.split_cond(nid)), depth);
+    return split_impl(t, nid, kNumeric, ostream_float_string(t.split_cond(nid)), depth);
   }
   std::string plain_node(DumpTreeView const& t, int nid, std::uint32_t depth) const override {
-    return split_impl(t, nid, kNumeric, to_str(t.split_cond(nid)), depth);
+    return split_impl(t, nid, kNumeric, ostream_float_string(t.split_cond(nid)), depth);
   }
   std::string categorical(DumpTreeView const& t, int nid, std::uint32_t depth) const override {
     return split_impl(t, nid, "{tabs}{nid}:[{fname}:{cond}] yes={right},no={left},missing={missing}",
@@ -118,7 +117,7 @@ class TextGenerator : public Generator {
   }
   std::string node_stat(DumpTreeView const& t, int nid) const override {
     return match(",gain={loss_chg},cover={sum_hess}",
-                 {{"{loss_chg}", to_str(t.loss_chg(nid))}, {"{sum_hess}", to_str(t.sum_hess(nid))}});
+                 {{"{loss_chg}", ostream_float_string(t.loss_chg(nid))}, {"{sum_hess}", ostream_float_string(t.sum_hess(nid))}});
   }
   std::string build(DumpTreeView const& t, int nid, std::uint32_t depth) override {
     if (t.is_leaf(nid)) return leaf_node(t, nid, depth);
@@ -141,7 +140,7 @@ class JsonGenerator : public Generator {
     return match(R"L({ "nodeid": {nid}, "leaf": {leaf} {stat}})L",
                  {{"{nid}", std::to_string(nid)},
                   {"{leaf}", t.leaf_text(nid)},
-                  {"{stat}", with_stats_ ? match(R"S(, "cover": {sum_hess} )S", {{"{sum_hess}", to_str(t.sum_hess(nid))}})
+                  {"{stat}", with_stats_ ? match(R"S(, "cover": {sum_hess} )S", {{"{sum_hess}", ostream_float_string(t.sum_hess(nid))}})
                                          : ""}});
   }
   std::string indicator(DumpTreeView const& t, int nid, std::uint32_t depth) const override {
@@ -179,14 +178,14 @@ class JsonGenerator : public Generator {
     return split_impl(t, nid, kNumeric, integer_threshold(t.split_cond(nid)), depth);
   }
   std::string quantitive(DumpTreeView const& t, int nid, std::uint32_t depth) const override {
-    return split_impl(t, nid, kNumeric, to_str(t.split_cond(nid)), depth);
+    return split_impl(t, nid, kNumeric, ostream_float_string(t.split_cond(nid)), depth);
   }
   std::string plain_node(DumpTreeView const& t, int nid, std::uint32_t depth) const override {
-    return split_impl(t, nid, kNumeric, to_str(t.split_cond(nid)), depth);
+    return split_impl(t, nid, kNumeric, ostream_float_string(t.split_cond(nid)), depth);
   }
   std::string node_stat(DumpTreeView const& t, int nid) const override {
     return match(R"S(, "gain": {loss_chg}, "cover": {sum_hess})S",
-                 {{"{loss_chg}", to_str(t.loss_chg(nid))}, {"{sum_hess}", to_str(t.sum_hess(nid))}});
+                 {{"{loss_chg}", ostream_float_string(t.loss_chg(nid))}, {"{sum_hess}", ostream_float_string(t.sum_hess(nid))}});
   }
   std::string split_node(DumpTreeView const& t, int nid, std::uint32_t depth) override {
     std::string const properties = Generator::split_node(t, nid, depth);
@@ -236,13 +235,13 @@ class DotGenerator : public Generator {
                  {{"{nid}", std::to_string(nid)},
                   {"{fname}", fname(t, nid)},
                   {"{<}", has_less ? "<" : ""},
-                  {"{cond}", has_less ? to_str(t.split_cond(nid)) : ""},
+                  {"{cond}", has_less ? ostream_float_string(t.split_cond(nid)) : ""},
                   {"{stat}", with_stats_ ? node_stat(t, nid) : ""},
                   {"{params}", ""}}) +
            edges(t, nid, false);
   }
   std::string node_stat(DumpTreeView const& t, int nid) const override {
-    return match("\ngain={gain}\ncover={cover}", {{"{cover}", to_str(t.sum_hess(nid))}, {"{gain}", to_str(t.loss_chg(nid))}});
+    return match("\ngain={gain}\ncover={cover}", {{"{cover}", ostream_float_string(t.sum_hess(nid))}, {"{gain}", ostream_float_string(t.loss_chg(nid))}});
   }
   // upstream prints a categorical node's statistics whether or not with_stats is set
   std::string categorical(DumpTreeView const& t, int nid, std::uint32_t) const override {
@@ -258,7 +257,7 @@ class DotGenerator : public Generator {
     return match("    {nid} [ label=\"leaf={leaf-value}{cover}\" {params}]\n",
                  {{"{nid}", std::to_string(nid)},
                   {"{leaf-value}", t.leaf_text(nid)},
-                  {"{cover}", with_stats_ ? match("\ncover={cover}", {{"{cover}", to_str(t.sum_hess(nid))}}) : ""},
+                  {"{cover}", with_stats_ ? match("\ncover={cover}", {{"{cover}", ostream_float_string(t.sum_hess(nid))}}) : ""},
                   {"{params}", ""}});
   }
   // the dot dump ignores the feature map's types except "i" (no threshold): no type checks

@@ -1,6 +1,8 @@
 /// XGBoost JSON/UBJSON model loader (see model_reader.hpp).
 #include <kboost/io/model_reader.hpp>
 
+#include <kboost/core/read_file.hpp>
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -449,9 +451,12 @@ void recode_categories(std::vector<FeatureCategories> const& encoder, HostDMatri
   }
 }
 
-Model parse_model(std::string const& bytes, std::string const& source) {
-  fjson doc;
+namespace {
+
+/// The model document, JSON text or UBJSON, as upstream's Learner::LoadModel reads either.
+fjson parse_model_document(std::string const& bytes, std::string const& source) {
   if (bytes.find_first_not_of(" \t\r\n") == std::string::npos) fail(source, "", "the model file is empty");
+  fjson doc;
   try {
     if (looks_like_text_json(bytes)) {
       doc = parse_document(sanitize_json_text(bytes), fjson::input_format_t::json);
@@ -461,16 +466,12 @@ Model parse_model(std::string const& bytes, std::string const& source) {
   } catch (std::exception const& e) {
     fail(source, "", std::string("not a valid JSON/UBJSON model (") + e.what() + ")");
   }
-  Ctx c{source, ""};
   if (!doc.is_object()) fail(source, "", "top level is not an object");
+  return doc;
+}
 
-  Model m;
-  if (auto const* v = c.find(doc, "version")) {
-    auto ver = c.ints<int>(doc, "version", 3);
-    m.version = {ver[0], ver[1], ver[2]};
-    (void)v;
-  }
-  auto const& learner = c.at(doc, "learner");
+/// learner.feature_names, feature_types and attributes (all strings, as upstream writes them).
+void read_learner_strings(fjson const& learner, Ctx& c, Model& m) {
   if (auto const* fn = c.find(learner, "feature_names")) {
     for (auto const& s : *fn) {
       if (!s.is_string()) c.error("learner.feature_names", "expected strings");
@@ -490,6 +491,10 @@ Model parse_model(std::string const& bytes, std::string const& source) {
       m.attributes[key] = value.get<std::string>();
     }
   }
+}
+
+/// learner.learner_model_param (upstream LearnerModelParamLegacy): shape and base score.
+void read_learner_model_param(fjson const& learner, Ctx& c, Model& m) {
   auto const& lmp = c.at(learner, "learner_model_param");
   m.num_feature = static_cast<int>(c.int_param(lmp, "num_feature"));
   m.num_class = static_cast<int>(c.int_param_or(lmp, "num_class", 0));
@@ -503,33 +508,37 @@ Model parse_model(std::string const& bytes, std::string const& source) {
   if (static_cast<int>(m.base_score.size()) != m.num_outputs())
     c.error("learner_model_param.base_score", "has " + std::to_string(m.base_score.size()) + " values for " +
                                                   std::to_string(m.num_outputs()) + " outputs");
+}
 
-  auto const& obj = c.at(learner, "objective");
-  m.objective = c.str(obj, "name");
-  m.objective_config = to_plain_json(obj, source, "learner.objective").dump();
-  if (!is_known_objective(m.objective)) c.error("learner.objective.name", "unknown objective '" + m.objective + "'");
-
+/// learner.gradient_booster: gbtree (DART weights beside "model" in 3.3, inside it in 3.4) or a
+/// pre-3.3 dart booster around a gbtree. Returns the trees' model object; sets booster and weight_drop.
+fjson const& read_gradient_booster(fjson const& learner, Ctx& c, Model& m) {
   auto const& gb = c.at(learner, "gradient_booster");
-  std::string gb_name = c.str(gb, "name");
-  fjson const* model = nullptr;
+  std::string const gb_name = c.str(gb, "name");
   if (gb_name == "gbtree") {
-    model = &c.at(gb, "model");
-    // 3.3 keeps DART weights beside "model"; 3.4 inside it.
+    auto const& model = c.at(gb, "model");
     if (c.find(gb, "weight_drop")) m.weight_drop = c.f32s(gb, "weight_drop");
-    if (c.find(*model, "weight_drop")) m.weight_drop = c.f32s(*model, "weight_drop");
+    if (c.find(model, "weight_drop")) m.weight_drop = c.f32s(model, "weight_drop");
     m.booster = m.weight_drop.empty() ? "gbtree" : "dart";
-  } else if (gb_name == "dart") {
-    model = &c.at(c.at(gb, "gbtree"), "model");
+    return model;
+  }
+  if (gb_name == "dart") {
     m.weight_drop = c.f32s(gb, "weight_drop");
     m.booster = "dart";
-  } else {
-    c.error("learner.gradient_booster.name", "unsupported booster '" + gb_name + "' (only gbtree and dart)");
+    return c.at(c.at(gb, "gbtree"), "model");
   }
-  auto const& gmp = c.at(*model, "gbtree_model_param");
-  long long num_trees = c.int_param(gmp, "num_trees");
+  c.error("learner.gradient_booster.name", "unsupported booster '" + gb_name + "' (only gbtree and dart)");
+}
+
+/// The gbtree model (upstream GBTreeModel::LoadModel): trees, tree_info, iteration_indptr (rebuilt
+/// for pre-2.0 models: a round is num_parallel_tree trees per output group, one group for
+/// vector-leaf trees) and the category encoder.
+void read_gbtree_model(fjson const& model, std::string const& source, Ctx& c, Model& m) {
+  auto const& gmp = c.at(model, "gbtree_model_param");
+  long long const num_trees = c.int_param(gmp, "num_trees");
   m.num_parallel_tree = static_cast<int>(c.int_param_or(gmp, "num_parallel_tree", 1));
   if (m.num_parallel_tree < 1) c.error("gbtree_model_param.num_parallel_tree", "must be >= 1");
-  auto const& trees = c.array(*model, "trees");
+  auto const& trees = c.array(model, "trees");
   if (num_trees < 0 || static_cast<std::size_t>(num_trees) != trees.size())
     c.error("gbtree_model_param.num_trees", std::to_string(num_trees) + " but 'trees' has " + std::to_string(trees.size()));
   m.trees.reserve(trees.size());
@@ -537,20 +546,40 @@ Model parse_model(std::string const& bytes, std::string const& source) {
     Ctx tc{source, "tree " + std::to_string(t)};
     m.trees.push_back(parse_tree(trees[t], tc));
   }
-  m.tree_info = c.ints<int>(*model, "tree_info", trees.size());
-  if (c.find(*model, "iteration_indptr")) {
-    m.iteration_indptr = c.ints<int>(*model, "iteration_indptr");
+  m.tree_info = c.ints<int>(model, "tree_info", trees.size());
+  if (c.find(model, "iteration_indptr")) {
+    m.iteration_indptr = c.ints<int>(model, "iteration_indptr");
   } else {
-    // Pre-2.0 models: a round is num_parallel_tree trees per output group (one group for
-    // vector-leaf trees), as upstream's GBTreeModel::LoadModel rebuilds it.
-    bool vector_leaf = !m.trees.empty() && m.trees[0].size_leaf_vector > 1;
-    std::size_t per_round = static_cast<std::size_t>(m.num_parallel_tree) * (vector_leaf ? 1 : m.num_outputs());
+    bool const vector_leaf = !m.trees.empty() && m.trees[0].size_leaf_vector > 1;
+    std::size_t const per_round = static_cast<std::size_t>(m.num_parallel_tree) * (vector_leaf ? 1 : m.num_outputs());
     if (trees.size() % per_round != 0)
       c.error("gbtree_model_param.num_trees", std::to_string(trees.size()) + " trees is not a multiple of " +
                                                   std::to_string(per_round) + " trees per round");
     for (std::size_t i = 0; i <= trees.size(); i += per_round) m.iteration_indptr.push_back(static_cast<int>(i));
   }
-  if (auto const* cats = c.find(*model, "cats")) m.category_encoder = parse_category_encoder(*cats, m.num_feature, c);
+  if (auto const* cats = c.find(model, "cats")) m.category_encoder = parse_category_encoder(*cats, m.num_feature, c);
+}
+
+}  // namespace
+
+Model parse_model(std::string const& bytes, std::string const& source) {
+  fjson const doc = parse_model_document(bytes, source);
+  Ctx c{source, ""};
+  Model m;
+  if (c.find(doc, "version")) {
+    auto ver = c.ints<int>(doc, "version", 3);
+    m.version = {ver[0], ver[1], ver[2]};
+  }
+  auto const& learner = c.at(doc, "learner");
+  read_learner_strings(learner, c, m);
+  read_learner_model_param(learner, c, m);
+
+  auto const& obj = c.at(learner, "objective");
+  m.objective = c.str(obj, "name");
+  m.objective_config = to_plain_json(obj, source, "learner.objective").dump();
+  if (!is_known_objective(m.objective)) c.error("learner.objective.name", "unknown objective '" + m.objective + "'");
+
+  read_gbtree_model(read_gradient_booster(learner, c, m), source, c, m);
   if (m.booster == "dart" && m.weight_drop.size() != m.trees.size())
     c.error("weight_drop", "has " + std::to_string(m.weight_drop.size()) + " entries for " + std::to_string(m.trees.size()) + " trees");
   validate_model(m, source);
@@ -558,11 +587,7 @@ Model parse_model(std::string const& bytes, std::string const& source) {
 }
 
 Model read_model(std::string const& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error(path + ": cannot open model file");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return parse_model(ss.str(), path);
+  return parse_model(read_file(path, "model file"), path);
 }
 
 namespace {

@@ -446,18 +446,6 @@ void write_ubj(Node const& n, std::string& out) {
 
 }  // namespace
 
-std::string upstream_float_string(float v) {
-  if (std::isnan(v)) return "NaN";
-  if (std::isinf(v)) return v > 0 ? "Infinity" : "-Infinity";
-  if (v == 0) return std::signbit(v) ? "-0E0" : "0E0";
-  char buf[48];
-  auto res = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific);
-  std::string s(buf, res.ptr);  // e.g. "1.985e+00"
-  auto const e = s.find('e');
-  int const exp = std::atoi(s.c_str() + e + 1);
-  return s.substr(0, e) + "E" + std::to_string(exp);
-}
-
 std::string model_to_json_bytes(Model const& m) {
   std::string out;
   write_json(model_node(m), out);

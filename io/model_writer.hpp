@@ -11,15 +11,12 @@
 /// 'L'-length keys, typed arrays (f32 'd', i32 'l', i64 'L', u8 'U') for tree fields and integers
 /// in the smallest marker. For a model upstream 3.2 wrote, the bytes are identical to upstream's.
 /// Output bytes are a pure function of the Model (deterministic).
+#include <kboost/core/float_text.hpp>
 #include <kboost/core/model.hpp>
 
 #include <string>
 
 namespace kboost {
-
-/// Upstream's float text (src/common/charconv.cc ToChars, ryu-based): shortest round-trip digits
-/// in scientific form "d[.ddd]E<exp>", e.g. 0.5f -> "5E-1", 1.985f -> "1.985E0", 0 -> "0E0".
-std::string upstream_float_string(float v);
 
 /// Text JSON bytes (compact, as upstream's `save_model("x.json")`). Throws std::runtime_error
 /// when a tree's array lengths disagree or tree_info does not match the trees.

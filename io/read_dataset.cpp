@@ -7,24 +7,12 @@
 #include <sstream>
 
 #include <kboost/core/compat.hpp>
+#include <kboost/core/read_file.hpp>
 #include <kboost/io/dataset_reader.hpp>
 #include <kboost/io/detail/reader.hpp>
 
 namespace kboost {
 namespace io_detail {
-
-std::string slurp(std::string const& path) {
-  std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) fail(path, 0, "", "no such file");
-  if (std::filesystem::is_directory(path, ec)) fail(path, 0, "", "is a directory, not a data file");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) fail(path, 0, "", "cannot open file for reading");
-  std::string text(static_cast<std::size_t>(std::filesystem::file_size(path, ec)), '\0');
-  if (ec) fail(path, 0, "", "cannot get the file size");
-  in.read(text.data(), static_cast<std::streamsize>(text.size()));
-  if (in.bad() || static_cast<std::size_t>(in.gcount()) != text.size()) fail(path, 0, "", "read error");
-  return text;
-}
 
 std::vector<std::string_view> split_lines(std::string_view text) {
   std::vector<std::string_view> lines;
@@ -41,7 +29,7 @@ std::vector<std::string_view> split_lines(std::string_view text) {
 }
 
 std::vector<std::uint32_t> read_group_file(std::string const& path, std::size_t n_rows) {
-  std::string text = slurp(path);
+  std::string text = read_file(path, "data file");
   auto lines = split_lines(text);
   std::vector<std::uint32_t> ptr{0};
   std::uint64_t sum = 0;
@@ -64,7 +52,7 @@ std::vector<std::uint32_t> read_group_file(std::string const& path, std::size_t 
 }
 
 std::vector<float> read_weight_file(std::string const& path, std::size_t n_rows) {
-  std::string text = slurp(path);
+  std::string text = read_file(path, "data file");
   auto lines = split_lines(text);
   std::vector<float> w;
   for (std::size_t i = 0; i < lines.size(); ++i) {
@@ -220,8 +208,8 @@ HostDMatrix read_dataset(std::string const& path, ReadOptions const& opt) {
   if (opt.shard_count == 0 || opt.shard_index >= opt.shard_count)
     fail(path, 0, "", "shard " + std::to_string(opt.shard_index) + " of " + std::to_string(opt.shard_count) +
                           " does not exist");
-  HostDMatrix m = fmt == "csv"      ? read_csv(TextSource{path, slurp(path)}, opt)
-                  : fmt == "libsvm" ? read_libsvm(TextSource{path, slurp(path)}, opt)
+  HostDMatrix m = fmt == "csv"      ? read_csv(TextSource{path, read_file(path, "data file")}, opt)
+                  : fmt == "libsvm" ? read_libsvm(TextSource{path, read_file(path, "data file")}, opt)
                                     : read_hdf5(path, opt);
   if (fmt != "hdf5") m.info.total_rows = m.n_rows;  // the HDF5 reader read the shard's rows only
   if (fmt == "libsvm" && (!opt.label_lower_bound_column.empty() || !opt.label_upper_bound_column.empty()))

@@ -17,10 +17,14 @@
 #include <vector>
 
 #include <kboost/core/compat.hpp>
+#if defined(KBOOST_HAVE_MPI)
+#include <kboost/core/mpi_collective.hpp>
+#endif
 #include <kboost/core/version.hpp>
 #include <kboost/engine/booster.hpp>
 #include <kboost/engine/params.hpp>
 #include <kboost/engine/predictor.hpp>
+#include <kboost/engine/train_job.hpp>
 #include <kboost/io/model_reader.hpp>
 #include <kboost/io/model_writer.hpp>
 
@@ -90,6 +94,28 @@ struct RowMajorRow {
   float const* row;
   KOKKOS_INLINE_FUNCTION float operator()(int f) const { return row[f]; }
 };
+
+/// The keys and values as a map, each checked not NULL.
+std::map<std::string, std::string> key_values(const char* const* keys, const char* const* values, int64_t n) {
+  require(n >= 0 && (n == 0 || (keys != nullptr && values != nullptr)), "bad parameter arrays");
+  std::map<std::string, std::string> kv;
+  for (std::int64_t i = 0; i < n; ++i) {
+    require(keys[i] != nullptr && values[i] != nullptr, "parameter " + std::to_string(i) + " is NULL");
+    kv[keys[i]] = values[i];
+  }
+  return kv;
+}
+
+/// MPI_COMM_WORLD when the library has MPI and the caller initialised it, else this process alone.
+std::unique_ptr<kboost::Collective> mpi_world_if_initialised() {
+#if defined(KBOOST_HAVE_MPI)
+  int initialised = 0, finalised = 0;
+  MPI_Initialized(&initialised);
+  MPI_Finalized(&finalised);
+  if (initialised && !finalised) return kboost::make_mpi_collective(MPI_COMM_WORLD);
+#endif
+  return nullptr;
+}
 
 }  // namespace
 
@@ -223,14 +249,9 @@ int kboost_train(const float* x, int64_t n_rows, int64_t n_features, int layout,
   return guarded("kboost_train", [&] {
     require_matrix(x, n_rows, n_features, layout);
     require(labels != nullptr && out != nullptr, "labels and out must not be NULL");
-    require(n_params >= 0 && (n_params == 0 || (keys != nullptr && values != nullptr)), "bad parameter arrays");
+    auto const kv = key_values(keys, values, n_params);
     require_kokkos();
     *out = nullptr;
-    std::map<std::string, std::string> kv;
-    for (std::int64_t i = 0; i < n_params; ++i) {
-      require(keys[i] != nullptr && values[i] != nullptr, "parameter " + std::to_string(i) + " is NULL");
-      kv[keys[i]] = values[i];
-    }
     auto const params = kboost::parse_params(kv);
     auto const rows = static_cast<std::size_t>(n_rows), feats = static_cast<std::size_t>(n_features);
     kboost::HostDMatrix d;
@@ -249,6 +270,21 @@ int kboost_train(const float* x, int64_t n_rows, int64_t n_features, int layout,
     kboost::Booster booster;
     booster.train(params, d);
     *out = new kboost_model(booster.model());
+  });
+}
+
+int kboost_train_job(const char* data, const char* const* keys, const char* const* values, int64_t n_params,
+                     kboost_model** out) {
+  return guarded("kboost_train_job", [&] {
+    require(data != nullptr && out != nullptr, "data and out must not be NULL");
+    auto kv = key_values(keys, values, n_params);
+    require_kokkos();
+    *out = nullptr;
+    kboost::TrainJob const job = kboost::train_job_from_keys(data, kv);
+    auto const params = kboost::parse_params(kv);
+    auto const world = mpi_world_if_initialised();
+    kboost::Collective& comm = world ? *world : kboost::local_collective();
+    *out = new kboost_model(kboost::run_train_job(job, params, comm, nullptr, nullptr));
   });
 }
 

@@ -84,6 +84,20 @@ int kboost_train(const float* x, int64_t n_rows, int64_t n_features, int layout,
                  const float* weights, const char* const* keys, const char* const* values, int64_t n_params,
                  kboost_model** out);
 
+/* Train from files as `kboost train` does: `data` is a CSV, LibSVM or HDF5 file (with "{rank}" in
+ * it: one file per rank). When the library was built with MPI and MPI is initialised, the job runs
+ * on every rank of MPI_COMM_WORLD (call it on every rank with the same arguments; each rank reads
+ * its own rows; rank 0 writes the checkpoints), else in this process; the model is the same bytes
+ * on any number of ranks and after any resume. `keys`/`values` hold XGBoost's training parameters
+ * and these job keys: "label_column" (CSV column name or index), "format" (csv, libsvm, hdf5 or
+ * auto), "header" ("1"/"0"), "weight_column", "qid_column", "group_file", "eval:<name>" (a file
+ * scored after every round), "model_in" (a model to continue), "checkpoint_dir",
+ * "checkpoint_every" (rounds) and "resume" ("1": continue from the newest checkpoint in
+ * checkpoint_dir, which must have been written by the same job). `out` receives the model on
+ * every rank. */
+int kboost_train_job(const char* data, const char* const* keys, const char* const* values, int64_t n_params,
+                     kboost_model** out);
+
 #ifdef __cplusplus
 }
 #endif

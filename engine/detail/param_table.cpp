@@ -4,6 +4,7 @@
 /// setters that check a value and store it.
 #include <kboost/engine/detail/param_table.hpp>
 
+#include <kboost/core/float_text.hpp>
 #include <kboost/engine/detail/nearest_name.hpp>
 #include <kboost/engine/metrics.hpp>
 
@@ -134,9 +135,8 @@ Kind real(float& dst, double lo, double hi, bool lo_open = false, bool hi_open =
     if (!ok || std::isnan(d)) bad(k, v, "out of range " + range);
     dst = static_cast<float>(d);
   };
-  std::ostringstream shortest;  // 0.3, not the 0.300000012 the model file holds
-  shortest << dst;
-  return {set, "FLOAT in " + range, shortest.str()};
+  // six digits: 0.3, not the 0.300000012 the model file holds
+  return {set, "FLOAT in " + range, ostream_float_string(dst, 6)};
 }
 
 template <class Int>

@@ -20,13 +20,6 @@ std::string match(std::string const& input, std::map<std::string, std::string> c
   return result;
 }
 
-std::string to_str(float value) {
-  std::ostringstream ss;
-  ss.imbue(std::locale::classic());
-  ss << std::setprecision(std::numeric_limits<float>::max_digits10) << value;
-  return ss.str();
-}
-
 std::string escape_u8(std::string const& s) {
   std::string out;
   for (std::size_t i = 0; i < s.size(); ++i) {
@@ -61,16 +54,16 @@ DumpTreeView::DumpTreeView(TreeModel const& tree) : t_(tree) {
 }
 
 std::string DumpTreeView::leaf_text(int n) const {
-  if (!vector_leaf()) return to_str(t_.split_conditions[n]);
+  if (!vector_leaf()) return ostream_float_string(t_.split_conditions[n]);
   // A vector leaf's values sit at its leaf index (stored in right_children) × size_leaf_vector.
   auto const k = static_cast<std::size_t>(t_.size_leaf_vector);
   float const* v = t_.leaf_weights.data() + static_cast<std::size_t>(right(n)) * k;
   constexpr std::size_t kLimit = 3;  // upstream's hard-coded limit for dot graphs, used by all formats
   std::string out = "[";
   std::size_t const shown = std::min(k - 1, kLimit - 1);
-  for (std::size_t i = 0; i < shown; ++i) out += to_str(v[i]) + ", ";
+  for (std::size_t i = 0; i < shown; ++i) out += ostream_float_string(v[i]) + ", ";
   if (k > kLimit) out += "..., ";
-  return out + to_str(v[k - 1]) + "]";
+  return out + ostream_float_string(v[k - 1]) + "]";
 }
 
 std::vector<std::int32_t> DumpTreeView::split_categories(int n) const {

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include <kboost/core/float_text.hpp>
 #include <kboost/core/model.hpp>
 #include <kboost/io/feature_map.hpp>
 
@@ -18,9 +19,6 @@ namespace kboost::detail {
 /// formatter) so that names or values containing a later key behave exactly as upstream's.
 /// \throws std::logic_error when a key is absent (upstream: CHECK_NE).
 std::string match(std::string const& input, std::map<std::string, std::string> const& replacements);
-
-/// Upstream's ToStr(float): `stringstream << setprecision(9) << value` ("0.5", "-1.33315063", "nan").
-std::string to_str(float value);
 
 /// Upstream's EscapeU8 for feature names: backslash (kept single before 'u'), quote and control
 /// characters escaped as in JSON strings.

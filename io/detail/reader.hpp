@@ -70,9 +70,6 @@ inline std::optional<std::int64_t> parse_int(std::string_view s) {
   return v;
 }
 
-/// Whole file as one string; throws naming the file when it is missing, unreadable or a directory.
-std::string slurp(std::string const& path);
-
 /// Lines of `text` (LF or CRLF), without the line ends.
 std::vector<std::string_view> split_lines(std::string_view text);
 

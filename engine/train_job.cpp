@@ -1,0 +1,201 @@
+/// \file train_job.cpp
+/// Training jobs from files (engine/train_job.hpp): per-rank reading, eval sets, continued training,
+/// checkpoints and resume.
+#include <kboost/engine/train_job.hpp>
+
+#include <optional>
+#include <stdexcept>
+
+#include <kboost/core/read_file.hpp>
+#include <kboost/engine/base_score.hpp>
+#include <kboost/engine/booster.hpp>
+#include <kboost/engine/checkpoint.hpp>
+#include <kboost/io/model_reader.hpp>
+
+namespace kboost {
+
+std::string with_rank(std::string path, int rank) {
+  for (auto at = path.find("{rank}"); at != std::string::npos; at = path.find("{rank}"))
+    path.replace(at, 6, std::to_string(rank));
+  return path;
+}
+
+std::string job_fingerprint(std::map<std::string, std::string> params, std::string const& data, std::int64_t rows,
+                            std::size_t features) {
+  params.erase("num_round");
+  params.erase("nthread");
+  std::string f = "data=" + data + ";rows=" + std::to_string(rows) + ";features=" + std::to_string(features);
+  for (auto const& [k, v] : params) f += ";" + k + "=" + v;
+  return f;
+}
+
+HostDMatrix read_training_rows(std::string const& data, ReadOptions ro, Collective& comm) {
+  bool const per_rank_files = data.find("{rank}") != std::string::npos;
+  if (!per_rank_files) return read_dataset_shard(data, ro, comm);
+  std::string const path = with_rank(data, comm.rank());
+  HostDMatrix d;
+  run_on_all_ranks(comm, [&] { d = read_dataset(path, ro); });
+  if (comm.size() == 1) return d;
+  std::uint64_t width = d.n_features;
+  comm.allreduce_max(&width, 1);
+  run_on_all_ranks(comm, [&] {
+    if (!d.info.categories.empty() || !d.info.label_classes.empty())
+      throw std::runtime_error(path + ": text columns are coded per file, so one file per rank cannot hold them "
+                               "(give numeric codes, or one file that every rank reads its rows of)");
+    if (d.n_features < width) {
+      ro.num_features = width;
+      d = read_dataset(path, ro);
+    }
+  });
+  return d;
+}
+
+namespace {
+
+bool flag_value(std::string const& key, std::string const& v) {
+  if (v != "0" && v != "1") throw std::runtime_error("job key " + key + " = " + v + ": not a boolean (0/1)");
+  return v == "1";
+}
+
+int rounds_value(std::string const& key, std::string const& v) {
+  std::size_t used = 0;
+  int n = -1;
+  try {
+    n = std::stoi(v, &used);
+  } catch (std::exception const&) {
+    used = 0;
+  }
+  if (used != v.size() || n < 0) throw std::runtime_error("job key " + key + " = " + v + ": not a count of rounds (>= 0)");
+  return n;
+}
+
+}  // namespace
+
+TrainJob train_job_from_keys(std::string data, std::map<std::string, std::string>& keys) {
+  TrainJob job;
+  job.data = std::move(data);
+  std::map<std::string, std::string*> const text_keys{
+      {"label_column", &job.read.label_column}, {"format", &job.read.format},
+      {"weight_column", &job.read.weight_column}, {"qid_column", &job.read.qid_column},
+      {"group_file", &job.read.group_file},       {"model_in", &job.model_in},
+      {"checkpoint_dir", &job.checkpoint_dir}};
+  for (auto it = keys.begin(); it != keys.end();) {
+    auto const& [key, value] = *it;
+    if (auto t = text_keys.find(key); t != text_keys.end()) *t->second = value;
+    else if (key == "header") job.read.header = flag_value(key, value);
+    else if (key == "resume") job.resume = flag_value(key, value);
+    else if (key == "checkpoint_every") job.checkpoint_every = rounds_value(key, value);
+    else if (key.rfind("eval:", 0) == 0 && key.size() > 5) job.evals.emplace_back(key.substr(5), value);
+    else {
+      ++it;
+      continue;
+    }
+    it = keys.erase(it);
+  }
+  job.given_params = keys;
+  return job;
+}
+
+namespace {
+
+/// The eval sets, each read whole by every rank with the training file's feature count and codes.
+/// --weight-file/--group-file describe the training file's rows only; weight/qid columns still apply
+/// (an eval file has the training file's layout), and side files are each eval file's own.
+std::vector<std::pair<std::string, HostDMatrix>> read_eval_sets(TrainJob const& job, HostDMatrix const& dtrain,
+                                                                Collective& comm) {
+  std::vector<std::pair<std::string, HostDMatrix>> sets;
+  for (auto const& [name, file] : job.evals) {
+    ReadOptions ro = job.read;
+    ro.num_features = dtrain.n_features;
+    ro.category_reference = &dtrain.info;
+    ro.weight_file.clear();
+    ro.group_file.clear();
+    run_on_all_ranks(comm, [&, &name = name, &file = file] { sets.emplace_back(name, read_dataset(file, ro)); });
+  }
+  return sets;
+}
+
+/// The checkpoint to resume from, read by rank 0 and sent to every rank.
+std::optional<Checkpoint> checkpoint_to_resume(std::string const& dir, Collective& comm, std::ostream* log,
+                                               std::ostream* warnings) {
+  std::vector<char> bytes;
+  std::string path;
+  if (comm.rank() == 0) {
+    if (auto c = newest_checkpoint(dir, warnings)) {
+      path = c->first;
+      bytes.assign(c->second.begin(), c->second.end());
+    }
+  }
+  comm.broadcast(bytes, 0);
+  std::vector<char> name(path.begin(), path.end());
+  comm.broadcast(name, 0);
+  if (bytes.empty()) {
+    if (log) *log << "no checkpoint in " << dir << ": starting from round 0\n";
+    return std::nullopt;
+  }
+  return parse_checkpoint(std::string(bytes.begin(), bytes.end()), std::string(name.begin(), name.end()));
+}
+
+/// The model of `path`, read once by rank 0; every rank parses the same bytes (a bad model: one
+/// agreed error).
+Model model_on_every_rank(std::string const& path, Collective& comm) {
+  std::vector<char> bytes;
+  run_on_all_ranks(comm, [&] {
+    if (comm.rank() != 0) return;
+    std::string const file = read_file(path, "model file");
+    bytes.assign(file.begin(), file.end());
+  });
+  comm.broadcast(bytes, 0);
+  Model m;
+  run_on_all_ranks(comm, [&] { m = parse_model(std::string(bytes.begin(), bytes.end()), path); });
+  return m;
+}
+
+/// Where the fit starts: the newest checkpoint (when resuming and one exists; it must come from this
+/// job), else the model to continue, else nothing.
+void set_starting_point(Booster& booster, TrainJob const& job, std::string const& fingerprint, Collective& comm,
+                        std::ostream* log, std::ostream* warnings) {
+  std::optional<Checkpoint> resumed;
+  if (job.resume) resumed = checkpoint_to_resume(job.checkpoint_dir, comm, log, warnings);
+  if (resumed) {
+    if (resumed->job != fingerprint)
+      throw AgreedError("train: " + resumed->path + " was written by another job:\n  it:   " + resumed->job +
+                        "\n  this: " + fingerprint);
+    if (log) *log << "resuming from " << resumed->path << " (" << resumed->state.rounds_done << " rounds)\n";
+    booster.continue_from(std::move(resumed->model), std::move(resumed->state));
+  } else if (!job.model_in.empty()) {
+    Model m = model_on_every_rank(job.model_in, comm);
+    TrainState start;
+    start.base_rounds = start.rounds_done = m.num_rounds();
+    booster.continue_from(std::move(m), start);
+  }
+}
+
+}  // namespace
+
+Model run_train_job(TrainJob const& job, TrainParams const& params, Collective& comm, std::ostream* log,
+                    std::ostream* warnings) {
+  if ((job.checkpoint_every > 0 || job.resume) && job.checkpoint_dir.empty())
+    throw std::runtime_error(std::string("train: ") + (job.resume ? "resume" : "checkpoint_every") + " needs a checkpoint directory");
+  HostDMatrix dtrain = read_training_rows(job.data, job.read, comm);
+  // Labels the objective cannot take, named by file and row before any intercept is estimated.
+  run_on_all_ranks(comm, [&] {
+    if (dtrain.label.extent(0) > 0)
+      check_labels(objective_params(params), dtrain.label.data(), dtrain.label.extent(0), with_rank(job.data, comm.rank()),
+                   dtrain.info.first_row, dtrain.n_targets);
+  });
+  auto const eval_sets = read_eval_sets(job, dtrain, comm);
+  Booster booster(Kokkos::DefaultExecutionSpace(), comm);
+  std::string const fingerprint =
+      job_fingerprint(job.given_params, job.data, comm.sum(static_cast<std::int64_t>(dtrain.n_rows)), dtrain.n_features);
+  set_starting_point(booster, job, fingerprint, comm, log, warnings);
+  if (job.checkpoint_every > 0 && comm.rank() == 0) {
+    booster.on_round([&](Model const& m, TrainState const& s) {
+      if (s.rounds_done % job.checkpoint_every == 0 || s.finished) write_checkpoint(job.checkpoint_dir, m, s, fingerprint);
+    });
+  }
+  booster.train(params, dtrain, eval_sets, log);
+  return booster.model();
+}
+
+}  // namespace kboost
