@@ -1,12 +1,12 @@
 #pragma once
 /// \file tree_grower.hpp
 /// Grows one regression tree on the device from quantised gradients, level at a time, as upstream's
-/// GPU hist updater (src/tree/updater_gpu_hist.cu GPUHistMakerDevice::UpdateTree, src/tree/driver.h
-/// Driver, gpu_hist/expand_entry.cuh). Node ids as upstream: root 0; nodes popped in one batch are
-/// expanded in pop order, left child = next id, right = next + 1. grow_policy depthwise pops every
-/// entry of the shallowest depth (id order); lossguide pops one entry, largest loss change first,
-/// ties to the smaller id. Histogram storage is a pool of slots allocated once and grown by doubling,
-/// never per node. Internal to the booster (engine/booster.hpp).
+/// GPU hist updater (src/tree/updater_gpu_hist.cu GPUHistMakerDevice::UpdateTree). Which nodes
+/// expand next (grow_policy depthwise or lossguide, max_depth, max_leaves) is the driver's choice
+/// (engine/detail/tree_driver.hpp, upstream src/tree/driver.h Driver). Node ids as upstream: root 0;
+/// nodes popped in one batch are expanded in pop order, left child = next id, right = next + 1.
+/// Histogram storage is a pool of slots allocated once and grown by doubling, never per node.
+/// Internal to the booster (engine/booster.hpp).
 /// On a job of several ranks (core/collective.hpp) each rank holds a shard of the rows: the root
 /// sum, the row counts that choose which child's histogram is built, and the built histograms are
 /// summed over the ranks (int64, exact), so every rank evaluates the same global histograms and
@@ -41,6 +41,7 @@
 
 #include <kboost/engine/params.hpp>
 #include <kboost/engine/phase_times.hpp>
+#include <kboost/engine/detail/tree_driver.hpp>
 
 namespace kboost {
 
@@ -130,6 +131,64 @@ class TreeGrower {
     std::vector<int> path_features;           ///< features split on from the root to here (sorted)
     std::vector<std::uint32_t> cat_words;     ///< categorical split: its right-going category words
   };
+
+  /// A popped batch's rows on each side of its splits.
+  struct SplitRows {
+    std::vector<std::int32_t> left;   ///< this rank's rows going left, per batch node
+    std::vector<std::int64_t> sides;  ///< the job's rows going left and right, two per batch node
+  };
+  /// The histogram work of a batch's children (upstream IsChildValid decides which get any).
+  struct ChildHistograms {
+    std::vector<HistNode> build;          ///< the smaller child of each pair
+    std::vector<HistSubtraction> subs;    ///< its sibling = parent − built
+    std::vector<int> evaluate;            ///< the children whose splits are evaluated (node ids)
+  };
+
+  static double grad_of(GradientPairInt64 const& s, GradientQuantiser const& q) {
+    return static_cast<double>(s.grad) * q.to_floating[0];
+  }
+  static double hess_of(GradientPairInt64 const& s, GradientQuantiser const& q) {
+    return static_cast<double>(s.hess) * q.to_floating[1];
+  }
+  /// Node id's evaluated split, as the driver queues it.
+  ExpandEntry expand_entry(int id) const {
+    Node const& nd = nodes_[id];
+    return ExpandEntry{id, nd.depth, nd.split.loss_chg, split_is_valid(nd.split, p_.split)};
+  }
+
+  // The stages of grow(), in order.
+  /// Resets the node list, the slot pool and the row partition; the tree holds the root alone
+  /// (every row, their exact sum over the ranks, upstream's InitRoot).
+  TreeModel start_tree(ExecutionSpace const& space, Kokkos::View<const GradientPairInt64*, Mem> gq,
+                       GradientQuantiser const& q, PhaseTimes& times);
+  /// Builds the root's histogram, evaluates its split and queues it in `driver`.
+  void split_root(ExecutionSpace const& space, Kokkos::View<const GradientPairInt64*, Mem> gq, GradientQuantiser const& q,
+                  std::vector<int> const& tree_features, std::uint64_t tree_key, TreeDriver& driver, PhaseTimes& times);
+  /// Builds the histograms of hn (summed over the ranks), then the siblings by subtraction.
+  void build_histograms(ExecutionSpace const& space, Kokkos::View<const GradientPairInt64*, Mem> gq,
+                        std::vector<HistNode> const& hn, std::vector<HistSubtraction> const& subs, PhaseTimes& times);
+  /// Writes the batch's splits into t and adds two leaves to each (upstream RegTree::ExpandNode);
+  /// returns the row partitioner's splits in batch order, their category words appended to
+  /// level_words, and the categorical nodes appended to cat_nodes.
+  std::vector<PartitionSplit> apply_splits(TreeModel& t, std::vector<int> const& batch, GradientQuantiser const& q,
+                                           std::vector<std::uint32_t>& level_words, std::vector<int>& cat_nodes);
+  /// Moves each batch node's rows to its children's segments; the rows on each side.
+  SplitRows partition_rows(ExecutionSpace const& space, std::vector<int> const& batch,
+                           std::vector<PartitionSplit> const& psplits, std::vector<std::uint32_t> const& level_words,
+                           PhaseTimes& times);
+  /// Adds the batch's children to the nodes; builds, subtracts and evaluates the histograms of those
+  /// that may split further, queues them in `driver`, and frees the batch's histogram slots.
+  void make_children(ExecutionSpace const& space, Kokkos::View<const GradientPairInt64*, Mem> gq,
+                     GradientQuantiser const& q, TreeModel const& t, std::vector<int> const& batch,
+                     SplitRows const& rows, std::vector<int> const& tree_features, std::uint64_t tree_key,
+                     TreeDriver& driver, PhaseTimes& times);
+  /// make_children's host part: the child nodes (rows, sums, monotone bounds, interaction paths) and
+  /// their histogram slots; a parent whose children may not split gives its slot back at once.
+  ChildHistograms add_children(TreeModel const& t, std::vector<int> const& batch, SplitRows const& rows,
+                               GradientQuantiser const& q, TreeDriver const& driver);
+  /// The non-empty leaves' values (refit first, when set) into t and onto margin(·, group).
+  void finish_leaves(ExecutionSpace const& space, TreeModel& t, Kokkos::View<float**, Kokkos::LayoutRight, Mem> margin,
+                     int group, PhaseTimes& times, LeafRefit<Mem> const& refit);
 
   /// Throws std::runtime_error when a constraint names a feature the data does not have.
   void check_constraints() const;
@@ -405,8 +464,30 @@ TreeModel TreeGrower<ExecutionSpace, Mem, BinT>::grow(ExecutionSpace const& spac
       ++t.trees;
     }
   } count_copies{copies0, times};
-  auto const to_g = [&](GradientPairInt64 const& s) { return static_cast<double>(s.grad) * q.to_floating[0]; };
-  auto const to_h = [&](GradientPairInt64 const& s) { return static_cast<double>(s.hess) * q.to_floating[1]; };
+  TreeModel t = start_tree(space, gq, q, times);
+  TreeDriver driver(p_.max_depth, p_.max_leaves, p_.lossguide);
+  if (driver.splits_root()) split_root(space, gq, q, tree_features, tree_key, driver, times);
+  std::vector<int> cat_nodes;  // nodes with categorical splits
+  while (!driver.finished()) {
+    ++times.levels;
+    ExpandBatch const batch = driver.pop();
+    for (int id : batch.dropped) free_slot(nodes_[id].slot);
+    if (batch.expand.empty()) continue;
+    std::vector<std::uint32_t> level_words;
+    auto const psplits = apply_splits(t, batch.expand, q, level_words, cat_nodes);
+    SplitRows const rows = partition_rows(space, batch.expand, psplits, level_words, times);
+    make_children(space, gq, q, t, batch.expand, rows, tree_features, tree_key, driver, times);
+  }
+  for (int id : driver.drain()) free_slot(nodes_[id].slot);
+  write_categories(t, cat_nodes);
+  finish_leaves(space, t, margin, group, times, refit);
+  return t;
+}
+
+template <class ExecutionSpace, class Mem, class BinT>
+TreeModel TreeGrower<ExecutionSpace, Mem, BinT>::start_tree(ExecutionSpace const& space,
+                                                            Kokkos::View<const GradientPairInt64*, Mem> gq,
+                                                            GradientQuantiser const& q, PhaseTimes& times) {
   TreeModel t;
   t.num_feature = n_features_;
   nodes_.clear();
@@ -420,197 +501,182 @@ TreeModel TreeGrower<ExecutionSpace, Mem, BinT>::grow(ExecutionSpace const& spac
   root.end = static_cast<std::int32_t>(n_rows_);
   root.sum = to_host_sum(space, gq);
   nodes_.push_back(root);
-  add_node(t, -1, calc_weight(p_.split, to_g(root.sum), to_h(root.sum)), to_h(root.sum));
-
-  auto const build = [&](std::vector<HistNode> const& hn, std::vector<HistSubtraction> const& subs) {
-    PhaseTimer timer(times.histograms);
-    hist_builder_.build(space, uploads_, bins_, partitioner_.ridx(), gq, hn, hist_);
-    std::vector<int> built;
-    for (auto const& h : hn) built.push_back(h.slot);
-    allreduce_slots(space, built, times);
-    hist_builder_.subtract(space, uploads_, subs, hist_);
-  };
-  std::vector<int> queue;  // node ids with evaluated splits and live histograms
-  if (p_.max_depth != 0 || p_.max_leaves != 0) {
-    ++times.levels;  // the root level
-    nodes_[0].slot = alloc_slot();
-    build({HistNode{nodes_[0].slot, 0, nodes_[0].end}}, {});
-    PhaseTimer timer(times.splits);
-    evaluate(space, q, {0}, tree_features, tree_key);
-    queue.push_back(0);
-  }
-  int num_leaves = 1;
-  std::vector<int> cat_nodes;  // nodes with categorical splits
-  auto const entry_valid = [&](int id) {
-    Node const& nd = nodes_[id];
-    if (!split_is_valid(nd.split, p_.split)) return false;
-    if (p_.max_depth > 0 && nd.depth == p_.max_depth) return false;
-    if (p_.max_leaves > 0 && num_leaves == p_.max_leaves) return false;
-    return true;
-  };
-  while (!queue.empty()) {
-    ++times.levels;
-    // ---- pop a batch (upstream Driver::Pop)
-    std::vector<int> batch;
-    if (p_.lossguide) {
-      auto best = queue.begin();
-      for (auto it = queue.begin(); it != queue.end(); ++it) {
-        float const a = nodes_[*it].split.loss_chg, b = nodes_[*best].split.loss_chg;
-        if (a > b || (a == b && *it < *best)) best = it;
-      }
-      int const id = *best;
-      queue.erase(best);
-      if (!entry_valid(id)) {
-        free_slot(nodes_[id].slot);
-        break;
-      }
-      ++num_leaves;
-      batch.push_back(id);
-    } else {
-      std::sort(queue.begin(), queue.end());
-      int const depth = nodes_[queue.front()].depth;
-      std::vector<int> rest;
-      for (int id : queue) {
-        if (nodes_[id].depth != depth) {
-          rest.push_back(id);
-          continue;
-        }
-        if (entry_valid(id)) {
-          ++num_leaves;
-          batch.push_back(id);
-        } else {
-          free_slot(nodes_[id].slot);
-        }
-      }
-      queue = rest;
-      if (batch.empty()) {
-        if (queue.empty()) break;
-        continue;
-      }
-    }
-    // ---- apply the splits (upstream RegTree::ExpandNode)
-    std::vector<PartitionSplit> psplits;
-    std::vector<std::uint32_t> level_words;
-    for (int id : batch) {
-      Node const& nd = nodes_[id];
-      int const l = static_cast<int>(t.num_nodes()), r = l + 1;
-      bool const categorical = nd.split.kind != kNumericalSplit;
-      t.left_children[id] = l;
-      t.right_children[id] = r;
-      t.split_indices[id] = nd.split.feature;
-      // upstream's RegTree::ExpandCategorical stores the smallest denormal as the condition
-      t.split_conditions[id] = categorical ? std::numeric_limits<float>::denorm_min() : nd.split.fvalue;
-      t.split_type[id] = categorical ? 1 : 0;
-      if (categorical) cat_nodes.push_back(id);
-      t.default_left[id] = static_cast<std::uint8_t>(nd.split.default_left);
-      t.loss_changes[id] = nd.split.loss_chg;
-      // upstream's candidate weights (GPUHistEvaluator::EvaluateSplits): the node's own and its
-      // children's, clamped to the node's monotone bounds
-      t.base_weights[id] = child_weight(nd, nd.sum, q);
-      add_node(t, id, child_weight(nd, nd.split.left_sum, q), to_h(nd.split.left_sum));
-      add_node(t, id, child_weight(nd, nd.split.right_sum, q), to_h(nd.split.right_sum));
-      auto const f = static_cast<std::size_t>(nd.split.feature);
-      std::int32_t const first = static_cast<std::int32_t>(h_ptrs_[f]);
-      std::int32_t const n_bins = static_cast<std::int32_t>(h_ptrs_[f + 1]) - first;
-      PartitionSplit ps{nd.begin, nd.end, nd.split.feature, nd.split.split_bin - first, nd.split.default_left, n_bins};
-      if (categorical) {
-        ps.cat_begin = static_cast<std::int32_t>(level_words.size());
-        ps.cat_words = static_cast<std::int32_t>(nd.cat_words.size());
-        level_words.insert(level_words.end(), nd.cat_words.begin(), nd.cat_words.end());
-      }
-      psplits.push_back(ps);
-    }
-    // The partitioner takes non-empty segments in position order. A node can hold none of this
-    // rank's rows (on several ranks); it shares its begin with a neighbour, so it is left out.
-    std::vector<int> order;
-    for (std::size_t i = 0; i < batch.size(); ++i)
-      if (psplits[i].end > psplits[i].begin) order.push_back(static_cast<int>(i));
-    std::sort(order.begin(), order.end(), [&](int a, int b) { return psplits[a].begin < psplits[b].begin; });
-    std::vector<PartitionSplit> sorted;
-    for (int i : order) sorted.push_back(psplits[i]);
-    std::vector<std::int32_t> n_left;
-    {
-      PhaseTimer timer(times.partition);
-      n_left = partitioner_.split(space, uploads_, bins_.by_feature, sorted, level_words);
-      uploads_.release();  // split() waited for the device
-    }
-    std::vector<std::int32_t> left_rows(batch.size(), 0);
-    for (std::size_t i = 0; i < order.size(); ++i) left_rows[order[i]] = n_left[i];
-    // The job's rows on each side (this rank's alone on one rank): every rank must build the same
-    // child's histogram, so the smaller child is chosen by global counts.
-    std::vector<std::int64_t> side_rows(2 * batch.size());
-    for (std::size_t i = 0; i < batch.size(); ++i) {
-      Node const& nd = nodes_[batch[i]];
-      side_rows[2 * i] = left_rows[i];
-      side_rows[2 * i + 1] = (nd.end - nd.begin) - left_rows[i];
-    }
-    comm_.allreduce_sum(side_rows.data(), side_rows.size());
-    // ---- children: nodes, then histograms for those that may split further (upstream IsChildValid)
-    std::vector<HistNode> to_build;
-    std::vector<HistSubtraction> subs;
-    std::vector<int> to_eval;
-    for (std::size_t i = 0; i < batch.size(); ++i) {
-      int const id = batch[i];
-      Node const nd = nodes_[id];  // a copy: nodes_ grows below
-      int const l = t.left_children[id], r = t.right_children[id];
-      Node ln, rn;
-      ln.begin = nd.begin;
-      ln.end = nd.begin + left_rows[i];
-      rn.begin = ln.end;
-      rn.end = nd.end;
-      ln.depth = rn.depth = nd.depth + 1;
-      ln.sum = nd.split.left_sum;
-      rn.sum = nd.split.right_sum;
-      set_child_bounds(nd, child_weight(nd, ln.sum, q), child_weight(nd, rn.sum, q), ln, rn);
-      if (!p_.interaction.empty()) {
-        ln.path_features = nd.path_features;
-        auto const at = std::lower_bound(ln.path_features.begin(), ln.path_features.end(), nd.split.feature);
-        if (at == ln.path_features.end() || *at != nd.split.feature) ln.path_features.insert(at, nd.split.feature);
-        rn.path_features = ln.path_features;
-      }
-      nodes_.push_back(ln);
-      nodes_.push_back(rn);
-      bool const child_valid = !(p_.max_depth > 0 && nd.depth + 1 >= p_.max_depth) &&
-                               !(p_.max_leaves > 0 && num_leaves >= p_.max_leaves);
-      if (!child_valid) {
-        free_slot(nodes_[id].slot);
-        continue;
-      }
-      nodes_[l].slot = alloc_slot();
-      nodes_[r].slot = alloc_slot();
-      bool const build_right = side_rows[2 * i + 1] < side_rows[2 * i];
-      int const small = build_right ? r : l, large = build_right ? l : r;
-      to_build.push_back(HistNode{nodes_[small].slot, nodes_[small].begin, nodes_[small].end});
-      subs.push_back(HistSubtraction{nodes_[id].slot, nodes_[small].slot, nodes_[large].slot});
-      to_eval.push_back(l);
-      to_eval.push_back(r);
-    }
-    if (!to_build.empty()) build(to_build, subs);
-    for (int id : batch) free_slot(nodes_[id].slot);
-    {
-      PhaseTimer timer(times.splits);
-      evaluate(space, q, to_eval, tree_features, tree_key);
-    }
-    for (int id : to_eval) queue.push_back(id);
-  }
-  for (int id : queue) free_slot(nodes_[id].slot);
-  write_categories(t, cat_nodes);
-  // ---- leaf values onto the margins
-  {
-    PhaseTimer timer(times.leaves);
-    std::vector<LeafSegment> leaves;
-    for (std::size_t id = 0; id < t.num_nodes(); ++id) {
-      if (!t.is_leaf(id) || nodes_[id].end == nodes_[id].begin) continue;
-      leaves.push_back(LeafSegment{nodes_[id].begin, nodes_[id].end, t.split_conditions[id], static_cast<std::int32_t>(id)});
-    }
-    std::sort(leaves.begin(), leaves.end(), [](LeafSegment const& a, LeafSegment const& b) { return a.begin < b.begin; });
-    if (refit) {
-      refit(partitioner_.ridx(), leaves);
-      for (auto const& l : leaves) t.split_conditions[static_cast<std::size_t>(l.node)] = l.value;
-    }
-    if (!leaves.empty()) add_leaf_values(space, partitioner_.ridx(), leaves, margin, group);
-  }
+  add_node(t, -1, calc_weight(p_.split, grad_of(root.sum, q), hess_of(root.sum, q)), hess_of(root.sum, q));
   return t;
+}
+
+template <class ExecutionSpace, class Mem, class BinT>
+void TreeGrower<ExecutionSpace, Mem, BinT>::split_root(ExecutionSpace const& space,
+                                                       Kokkos::View<const GradientPairInt64*, Mem> gq,
+                                                       GradientQuantiser const& q, std::vector<int> const& tree_features,
+                                                       std::uint64_t tree_key, TreeDriver& driver, PhaseTimes& times) {
+  ++times.levels;  // the root level
+  nodes_[0].slot = alloc_slot();
+  build_histograms(space, gq, {HistNode{nodes_[0].slot, 0, nodes_[0].end}}, {}, times);
+  PhaseTimer timer(times.splits);
+  evaluate(space, q, {0}, tree_features, tree_key);
+  driver.push(expand_entry(0));
+}
+
+template <class ExecutionSpace, class Mem, class BinT>
+void TreeGrower<ExecutionSpace, Mem, BinT>::build_histograms(ExecutionSpace const& space,
+                                                             Kokkos::View<const GradientPairInt64*, Mem> gq,
+                                                             std::vector<HistNode> const& hn,
+                                                             std::vector<HistSubtraction> const& subs, PhaseTimes& times) {
+  PhaseTimer timer(times.histograms);
+  hist_builder_.build(space, uploads_, bins_, partitioner_.ridx(), gq, hn, hist_);
+  std::vector<int> built;
+  for (auto const& h : hn) built.push_back(h.slot);
+  allreduce_slots(space, built, times);
+  hist_builder_.subtract(space, uploads_, subs, hist_);
+}
+
+template <class ExecutionSpace, class Mem, class BinT>
+std::vector<PartitionSplit> TreeGrower<ExecutionSpace, Mem, BinT>::apply_splits(TreeModel& t, std::vector<int> const& batch,
+                                                                                GradientQuantiser const& q,
+                                                                                std::vector<std::uint32_t>& level_words,
+                                                                                std::vector<int>& cat_nodes) {
+  std::vector<PartitionSplit> psplits;
+  for (int id : batch) {
+    Node const& nd = nodes_[id];
+    int const l = static_cast<int>(t.num_nodes()), r = l + 1;
+    bool const categorical = nd.split.kind != kNumericalSplit;
+    t.left_children[id] = l;
+    t.right_children[id] = r;
+    t.split_indices[id] = nd.split.feature;
+    // upstream's RegTree::ExpandCategorical stores the smallest denormal as the condition
+    t.split_conditions[id] = categorical ? std::numeric_limits<float>::denorm_min() : nd.split.fvalue;
+    t.split_type[id] = categorical ? 1 : 0;
+    if (categorical) cat_nodes.push_back(id);
+    t.default_left[id] = static_cast<std::uint8_t>(nd.split.default_left);
+    t.loss_changes[id] = nd.split.loss_chg;
+    // upstream's candidate weights (GPUHistEvaluator::EvaluateSplits): the node's own and its
+    // children's, clamped to the node's monotone bounds
+    t.base_weights[id] = child_weight(nd, nd.sum, q);
+    add_node(t, id, child_weight(nd, nd.split.left_sum, q), hess_of(nd.split.left_sum, q));
+    add_node(t, id, child_weight(nd, nd.split.right_sum, q), hess_of(nd.split.right_sum, q));
+    auto const f = static_cast<std::size_t>(nd.split.feature);
+    std::int32_t const first = static_cast<std::int32_t>(h_ptrs_[f]);
+    std::int32_t const n_bins = static_cast<std::int32_t>(h_ptrs_[f + 1]) - first;
+    PartitionSplit ps{nd.begin, nd.end, nd.split.feature, nd.split.split_bin - first, nd.split.default_left, n_bins};
+    if (categorical) {
+      ps.cat_begin = static_cast<std::int32_t>(level_words.size());
+      ps.cat_words = static_cast<std::int32_t>(nd.cat_words.size());
+      level_words.insert(level_words.end(), nd.cat_words.begin(), nd.cat_words.end());
+    }
+    psplits.push_back(ps);
+  }
+  return psplits;
+}
+
+template <class ExecutionSpace, class Mem, class BinT>
+typename TreeGrower<ExecutionSpace, Mem, BinT>::SplitRows TreeGrower<ExecutionSpace, Mem, BinT>::partition_rows(
+    ExecutionSpace const& space, std::vector<int> const& batch, std::vector<PartitionSplit> const& psplits,
+    std::vector<std::uint32_t> const& level_words, PhaseTimes& times) {
+  // The partitioner takes non-empty segments in position order. A node can hold none of this
+  // rank's rows (on several ranks); it shares its begin with a neighbour, so it is left out.
+  std::vector<int> order;
+  for (std::size_t i = 0; i < batch.size(); ++i)
+    if (psplits[i].end > psplits[i].begin) order.push_back(static_cast<int>(i));
+  std::sort(order.begin(), order.end(), [&](int a, int b) { return psplits[a].begin < psplits[b].begin; });
+  std::vector<PartitionSplit> sorted;
+  for (int i : order) sorted.push_back(psplits[i]);
+  std::vector<std::int32_t> n_left;
+  {
+    PhaseTimer timer(times.partition);
+    n_left = partitioner_.split(space, uploads_, bins_.by_feature, sorted, level_words);
+    uploads_.release();  // split() waited for the device
+  }
+  SplitRows rows;
+  rows.left.assign(batch.size(), 0);
+  for (std::size_t i = 0; i < order.size(); ++i) rows.left[order[i]] = n_left[i];
+  // The job's rows on each side (this rank's alone on one rank): every rank must build the same
+  // child's histogram, so the smaller child is chosen by global counts.
+  rows.sides.resize(2 * batch.size());
+  for (std::size_t i = 0; i < batch.size(); ++i) {
+    Node const& nd = nodes_[batch[i]];
+    rows.sides[2 * i] = rows.left[i];
+    rows.sides[2 * i + 1] = (nd.end - nd.begin) - rows.left[i];
+  }
+  comm_.allreduce_sum(rows.sides.data(), rows.sides.size());
+  return rows;
+}
+
+template <class ExecutionSpace, class Mem, class BinT>
+void TreeGrower<ExecutionSpace, Mem, BinT>::make_children(ExecutionSpace const& space,
+                                                          Kokkos::View<const GradientPairInt64*, Mem> gq,
+                                                          GradientQuantiser const& q, TreeModel const& t,
+                                                          std::vector<int> const& batch, SplitRows const& rows,
+                                                          std::vector<int> const& tree_features, std::uint64_t tree_key,
+                                                          TreeDriver& driver, PhaseTimes& times) {
+  ChildHistograms const plan = add_children(t, batch, rows, q, driver);
+  if (!plan.build.empty()) build_histograms(space, gq, plan.build, plan.subs, times);
+  for (int id : batch) free_slot(nodes_[id].slot);
+  {
+    PhaseTimer timer(times.splits);
+    evaluate(space, q, plan.evaluate, tree_features, tree_key);
+  }
+  for (int id : plan.evaluate) driver.push(expand_entry(id));
+}
+
+template <class ExecutionSpace, class Mem, class BinT>
+typename TreeGrower<ExecutionSpace, Mem, BinT>::ChildHistograms TreeGrower<ExecutionSpace, Mem, BinT>::add_children(
+    TreeModel const& t, std::vector<int> const& batch, SplitRows const& rows, GradientQuantiser const& q,
+    TreeDriver const& driver) {
+  ChildHistograms plan;
+  for (std::size_t i = 0; i < batch.size(); ++i) {
+    int const id = batch[i];
+    Node const nd = nodes_[id];  // a copy: nodes_ grows below
+    int const l = t.left_children[id], r = t.right_children[id];
+    Node ln, rn;
+    ln.begin = nd.begin;
+    ln.end = nd.begin + rows.left[i];
+    rn.begin = ln.end;
+    rn.end = nd.end;
+    ln.depth = rn.depth = nd.depth + 1;
+    ln.sum = nd.split.left_sum;
+    rn.sum = nd.split.right_sum;
+    set_child_bounds(nd, child_weight(nd, ln.sum, q), child_weight(nd, rn.sum, q), ln, rn);
+    if (!p_.interaction.empty()) {
+      ln.path_features = nd.path_features;
+      auto const at = std::lower_bound(ln.path_features.begin(), ln.path_features.end(), nd.split.feature);
+      if (at == ln.path_features.end() || *at != nd.split.feature) ln.path_features.insert(at, nd.split.feature);
+      rn.path_features = ln.path_features;
+    }
+    nodes_.push_back(ln);
+    nodes_.push_back(rn);
+    if (!driver.children_may_split(nd.depth)) {
+      free_slot(nodes_[id].slot);
+      continue;
+    }
+    nodes_[l].slot = alloc_slot();
+    nodes_[r].slot = alloc_slot();
+    bool const build_right = rows.sides[2 * i + 1] < rows.sides[2 * i];
+    int const small = build_right ? r : l, large = build_right ? l : r;
+    plan.build.push_back(HistNode{nodes_[small].slot, nodes_[small].begin, nodes_[small].end});
+    plan.subs.push_back(HistSubtraction{nodes_[id].slot, nodes_[small].slot, nodes_[large].slot});
+    plan.evaluate.push_back(l);
+    plan.evaluate.push_back(r);
+  }
+  return plan;
+}
+
+template <class ExecutionSpace, class Mem, class BinT>
+void TreeGrower<ExecutionSpace, Mem, BinT>::finish_leaves(ExecutionSpace const& space, TreeModel& t,
+                                                          Kokkos::View<float**, Kokkos::LayoutRight, Mem> margin,
+                                                          int group, PhaseTimes& times, LeafRefit<Mem> const& refit) {
+  PhaseTimer timer(times.leaves);
+  std::vector<LeafSegment> leaves;
+  for (std::size_t id = 0; id < t.num_nodes(); ++id) {
+    if (!t.is_leaf(id) || nodes_[id].end == nodes_[id].begin) continue;
+    leaves.push_back(LeafSegment{nodes_[id].begin, nodes_[id].end, t.split_conditions[id], static_cast<std::int32_t>(id)});
+  }
+  std::sort(leaves.begin(), leaves.end(), [](LeafSegment const& a, LeafSegment const& b) { return a.begin < b.begin; });
+  if (refit) {
+    refit(partitioner_.ridx(), leaves);
+    for (auto const& l : leaves) t.split_conditions[static_cast<std::size_t>(l.node)] = l.value;
+  }
+  if (!leaves.empty()) add_leaf_values(space, partitioner_.ridx(), leaves, margin, group);
 }
 
 }  // namespace kboost
