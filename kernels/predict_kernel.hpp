@@ -21,6 +21,7 @@
 #include <kboost/core/output_transform.hpp>
 #include <kboost/core/portable_math.hpp>
 #include <kboost/kernels/device_forest.hpp>
+#include <kboost/kernels/split_rule.hpp>
 
 namespace kboost {
 
@@ -184,8 +185,7 @@ void predict_forest(ExecutionSpace const& space, DeviceForest<MemorySpace> const
               for (int r = 0; r < nr; ++r) {
                 PredictNode const n = f.nodes(base + pos[r]);
                 float const v = stage ? xs(r * n_feat + n.feature) : X(row0 + r, n.feature);
-                bool const left = (v != v || v == prm.missing) ? (n.flags & PredictNode::kDefaultLeft) != 0
-                                                               : v < n.value;
+                bool const left = numeric_goes_left(n, v, prm.missing);
                 pos[r] = 2 * pos[r] + (left ? 1 : 2);
               }
             }

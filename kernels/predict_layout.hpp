@@ -14,6 +14,7 @@
 #include <vector>
 
 #include <kboost/core/model.hpp>
+#include <kboost/kernels/split_rule.hpp>
 
 namespace kboost {
 
@@ -25,6 +26,9 @@ struct PredictNode {
   std::int32_t feature;  ///< split feature, -1 for leaves
   std::uint32_t flags;   ///< kLeaf | kDefaultLeft | kCategorical
   static constexpr std::uint32_t kLeaf = 1u, kDefaultLeft = 2u, kCategorical = 4u;
+  /// What the split rule (kernels/split_rule.hpp) reads of a split node.
+  KOKKOS_INLINE_FUNCTION bool default_left() const { return (flags & kDefaultLeft) != 0; }
+  KOKKOS_INLINE_FUNCTION bool is_categorical() const { return (flags & kCategorical) != 0; }
 };
 
 /// Host-side flattened ensemble (built once from a Model; see flatten_forest).
@@ -97,21 +101,6 @@ ForestArrays<MemorySpace> upload_forest(HostForest const& h) {
   return d;
 }
 
-/// Split decision at pool slot `slot` (node `n`) for value `v`: missing (NaN or `missing`) -> default
-/// child; categorical: left iff the category is negative, >= 2^24, or not in the node's (right-going)
-/// set (upstream common::Decision); numerical: left iff v < threshold (upstream GetNextNode).
-template <class Forest>
-KOKKOS_INLINE_FUNCTION bool split_goes_left(Forest const& f, std::int32_t slot, PredictNode const& n, float v, float missing) {
-  if (v != v || v == missing) return (n.flags & PredictNode::kDefaultLeft) != 0;
-  if (n.flags & PredictNode::kCategorical) {
-    if (v < 0.0f || v >= 16777216.0f) return true;
-    std::int32_t const c = static_cast<std::int32_t>(v);
-    std::int32_t const w = c >> 5;
-    return w >= f.cat_words(slot) || ((f.cat_bits(f.cat_begin(slot) + w) >> (c & 31)) & 1u) == 0;
-  }
-  return v < n.value;
-}
-
 namespace detail {
 /// Feature `f` of a row given as contiguous values (x[f]) ...
 template <class T>
@@ -134,9 +123,8 @@ struct ViewRow {
 }  // namespace detail
 
 /// Pool position of the leaf that row `x` reaches in tree `t`; `x` is a pointer to the row's
-/// contiguous features or an accessor x(feature) -> float. Missing: NaN or equal to `missing`; goes
-/// to the default child. Categorical: left iff the category is negative, >= 2^24, or not in the
-/// node's (right-going) set (upstream common::Decision).
+/// contiguous features or an accessor x(feature) -> float. Each split follows split_goes_left
+/// (kernels/split_rule.hpp; missing: NaN or equal to `missing`).
 template <class Forest, class Row>
 KOKKOS_INLINE_FUNCTION std::int32_t traverse_tree(Forest const& f, int t, Row const& x, float missing) {
   std::int32_t const base = f.tree_begin(t);
