@@ -11,9 +11,11 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include <kboost/core/model.hpp>
+#include <kboost/core/transfers.hpp>
 #include <kboost/kernels/split_rule.hpp>
 
 namespace kboost {
@@ -52,6 +54,10 @@ struct HostForest {
 /// is <= `max_dense_depth` and the complete array has at most 4x (or 64) more slots than nodes.
 HostForest flatten_forest(Model const& m, int max_dense_depth = 10);
 
+/// Flatten the single tree `t` as flatten_forest lays out each tree: a one-tree forest with output
+/// column 0 and no DART weight (training's margins of eval sets, kernels/leaves.hpp).
+HostForest flatten_tree(TreeModel const& t, int max_dense_depth = 10);
+
 /// The same arrays as Views in `MemorySpace` (uploaded once by upload_forest; owned by a Predictor,
 /// which hands out non-owning DeviceForest handles to them).
 template <class MemorySpace>
@@ -71,29 +77,31 @@ struct ForestArrays {
 };
 
 namespace detail {
+/// An owning copy of `v` in MemorySpace, labelled `label` (the copy counted, core/transfers.hpp).
 template <class MemorySpace, class T>
-Kokkos::View<const T*, MemorySpace> upload(char const* label, std::vector<T> const& v) {
-  Kokkos::View<T*, MemorySpace> d(Kokkos::view_alloc(std::string(label), Kokkos::WithoutInitializing), v.size());
+Kokkos::View<const T*, MemorySpace> upload(std::string const& label, std::vector<T> const& v) {
+  Kokkos::View<T*, MemorySpace> d(Kokkos::view_alloc(label, Kokkos::WithoutInitializing), v.size());
   Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> h(v.data(), v.size());
-  Kokkos::deep_copy(d, h);
+  counted_deep_copy(d, h);
   return d;
 }
 }  // namespace detail
 
-/// Copy a HostForest into `MemorySpace` (fenced: the forest is usable when this returns).
+/// Copy a HostForest into `MemorySpace` (fenced: the forest is usable when this returns); the
+/// Views are labelled `<prefix>::nodes`, `<prefix>::node_ids`, ...
 template <class MemorySpace>
-ForestArrays<MemorySpace> upload_forest(HostForest const& h) {
+ForestArrays<MemorySpace> upload_forest(HostForest const& h, std::string const& prefix = "kboost::predict") {
   ForestArrays<MemorySpace> d;
-  d.nodes = detail::upload<MemorySpace>("kboost::predict::nodes", h.nodes);
-  d.node_ids = detail::upload<MemorySpace>("kboost::predict::node_ids", h.node_ids);
-  d.cat_begin = detail::upload<MemorySpace>("kboost::predict::cat_begin", h.cat_begin);
-  d.cat_words = detail::upload<MemorySpace>("kboost::predict::cat_words", h.cat_words);
-  d.cat_bits = detail::upload<MemorySpace>("kboost::predict::cat_bits", h.cat_bits);
-  d.leaf_values = detail::upload<MemorySpace>("kboost::predict::leaf_values", h.leaf_values);
-  d.tree_begin = detail::upload<MemorySpace>("kboost::predict::tree_begin", h.tree_begin);
-  d.tree_dense = detail::upload<MemorySpace>("kboost::predict::tree_dense", h.tree_dense);
-  d.tree_group = detail::upload<MemorySpace>("kboost::predict::tree_group", h.tree_group);
-  d.tree_weight = detail::upload<MemorySpace>("kboost::predict::tree_weight", h.tree_weight);
+  d.nodes = detail::upload<MemorySpace>(prefix + "::nodes", h.nodes);
+  d.node_ids = detail::upload<MemorySpace>(prefix + "::node_ids", h.node_ids);
+  d.cat_begin = detail::upload<MemorySpace>(prefix + "::cat_begin", h.cat_begin);
+  d.cat_words = detail::upload<MemorySpace>(prefix + "::cat_words", h.cat_words);
+  d.cat_bits = detail::upload<MemorySpace>(prefix + "::cat_bits", h.cat_bits);
+  d.leaf_values = detail::upload<MemorySpace>(prefix + "::leaf_values", h.leaf_values);
+  d.tree_begin = detail::upload<MemorySpace>(prefix + "::tree_begin", h.tree_begin);
+  d.tree_dense = detail::upload<MemorySpace>(prefix + "::tree_dense", h.tree_dense);
+  d.tree_group = detail::upload<MemorySpace>(prefix + "::tree_group", h.tree_group);
+  d.tree_weight = detail::upload<MemorySpace>(prefix + "::tree_weight", h.tree_weight);
   d.vector_leaf = h.vector_leaf;
   d.has_categorical = h.has_categorical;
   d.n_trees = static_cast<int>(h.tree_group.size());
