@@ -102,10 +102,8 @@ template <class Forest>
 KOKKOS_INLINE_FUNCTION std::int32_t leaf_word(Forest const& f, int tree, std::int32_t slot) {
   return f.vector_leaf ? slot : pmath::detail::bit_cast<std::int32_t>(scalar_leaf(f, tree, slot));
 }
-}  // namespace detail
 
-namespace detail {
-/// Level-synchronous walk of dense numeric tree (tree_dense >= 2) at pool slot `base` for the rows
+/// Level-synchronous walk of a dense numeric tree (tree_dense >= 2) at pool slot `base` for the rows
 /// [0, nr) of a block, value(r, feature) reading row r: slots below leaves are filled with the leaf
 /// (flatten_forest), so each row takes exactly `depth` branch-free steps, no leaf test. pos[r] ends
 /// at the row's leaf position within the tree.
@@ -191,6 +189,7 @@ struct ForestTeamKernel {
     if (!prm.pred_leaf) write_outputs(m, b);
   }
 
+  /// Team `m`'s rows and its scratch views, carved in this order from one allocation.
   KOKKOS_INLINE_FUNCTION Block block(member_t const& m) const {
     int const row0 = m.league_rank() * R;
     int const nr = (n_rows - row0) < R ? (n_rows - row0) : R;
@@ -253,7 +252,7 @@ struct ForestTeamKernel {
       std::int32_t const l = stage ? traverse_tree(f, c0 + t, &b.xs(r * n_feat), prm.missing)
                                    : traverse_tree(f, c0 + t, ViewRow<XView>{X, b.row0 + r}, prm.missing);
       if (prm.pred_leaf) out(b.row0 + r, c0 - prm.tree_begin + t) = static_cast<float>(f.node_ids(l));
-      else b.leaf(r * C + t) = words ? detail::leaf_word(f, c0 + t, l) : l;
+      else b.leaf(r * C + t) = keep(c0 + t, l);
     });
   }
 
