@@ -40,6 +40,21 @@ kboost::Predictor<TEST_EXECSPACE> tiny(nlohmann::json const& j) {
   return kboost::Predictor<TEST_EXECSPACE>(kboost::parse_model(j.dump(), "tiny.json"));
 }
 
+/// Makes node 2 of the tiny model categorical on x1 with the right-going set {1, 3, 40}, and the rows
+/// that probe it: in the set, truncated into it (3.7), beyond it, negative, >= 2^24, NaN (default:
+/// right) and 0.
+Mat categorical_node2(nlohmann::json& j) {
+  auto& t = j["learner"]["gradient_booster"]["model"]["trees"][0];
+  t["split_type"][2] = 1;
+  t["split_conditions"][2] = nullptr;  // XGBoost 1.4-3.0 write NaN there
+  t["categories_nodes"] = {2};
+  t["categories_segments"] = {0};
+  t["categories_sizes"] = {3};
+  t["categories"] = {1, 3, 40};
+  return make_rows({{1.f, 1.f}, {1.f, 2.f}, {1.f, 3.f}, {1.f, 3.7f}, {1.f, 40.f}, {1.f, 41.f}, {1.f, 100.f},
+                    {1.f, -1.f}, {1.f, 16777216.f}, {1.f, kNaN}, {1.f, 0.f}});
+}
+
 }  // namespace
 
 TEST_CASE("predict options " TEST_BACKEND ": numerical, missing, categorical routing", "[predict]") {
@@ -54,17 +69,8 @@ TEST_CASE("predict options " TEST_BACKEND ": numerical, missing, categorical rou
   leaf.pred_leaf = true;
   CHECK(column(p.predict(X, leaf)) == std::vector<float>{1, 3, 4, 1, 4, 3});
 
-  // Node 2 categorical on x1 with the right-going set {1, 3, 40}.
-  auto& t = j["learner"]["gradient_booster"]["model"]["trees"][0];
-  t["split_type"][2] = 1;
-  t["split_conditions"][2] = nullptr;  // XGBoost 1.4-3.0 write NaN there
-  t["categories_nodes"] = {2};
-  t["categories_segments"] = {0};
-  t["categories_sizes"] = {3};
-  t["categories"] = {1, 3, 40};
+  auto Xc = categorical_node2(j);
   auto c = tiny(j);
-  auto Xc = make_rows({{1.f, 1.f}, {1.f, 2.f}, {1.f, 3.f}, {1.f, 3.7f}, {1.f, 40.f}, {1.f, 41.f}, {1.f, 100.f},
-                       {1.f, -1.f}, {1.f, 16777216.f}, {1.f, kNaN}, {1.f, 0.f}});
   // 3.7 truncates to category 3 (right); beyond the set, negative and >= 2^24 go left; NaN -> default (right).
   CHECK(column(c.predict(Xc)) == std::vector<float>{3.5f, 2.5f, 3.5f, 3.5f, 3.5f, 2.5f, 2.5f, 2.5f, 2.5f, 3.5f, 2.5f});
 }
@@ -85,15 +91,7 @@ TEST_CASE("predict options " TEST_BACKEND ": eval-set margins route rows as the 
   CHECK(margins(X, 1.0f) == std::vector<float>{-0.75f, 2.25f, 3.25f, -0.75f, 3.25f, 2.25f});
   CHECK(margins(X, 0.5f) == std::vector<float>{-0.25f, 1.25f, 1.75f, -0.25f, 1.75f, 1.25f});
 
-  auto& t = j["learner"]["gradient_booster"]["model"]["trees"][0];  // node 2 categorical, right set {1, 3, 40}
-  t["split_type"][2] = 1;
-  t["split_conditions"][2] = nullptr;
-  t["categories_nodes"] = {2};
-  t["categories_segments"] = {0};
-  t["categories_sizes"] = {3};
-  t["categories"] = {1, 3, 40};
-  auto Xc = make_rows({{1.f, 1.f}, {1.f, 2.f}, {1.f, 3.f}, {1.f, 3.7f}, {1.f, 40.f}, {1.f, 41.f}, {1.f, 100.f},
-                       {1.f, -1.f}, {1.f, 16777216.f}, {1.f, kNaN}, {1.f, 0.f}});
+  auto Xc = categorical_node2(j);
   CHECK(margins(Xc, 1.0f) ==
         std::vector<float>{3.25f, 2.25f, 3.25f, 3.25f, 3.25f, 2.25f, 2.25f, 2.25f, 2.25f, 3.25f, 2.25f});
 }
