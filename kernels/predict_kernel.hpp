@@ -21,6 +21,7 @@
 #include <kboost/core/output_transform.hpp>
 #include <kboost/core/portable_math.hpp>
 #include <kboost/kernels/device_forest.hpp>
+#include <kboost/kernels/split_rule.hpp>
 
 namespace kboost {
 
@@ -101,6 +102,197 @@ template <class Forest>
 KOKKOS_INLINE_FUNCTION std::int32_t leaf_word(Forest const& f, int tree, std::int32_t slot) {
   return f.vector_leaf ? slot : pmath::detail::bit_cast<std::int32_t>(scalar_leaf(f, tree, slot));
 }
+
+/// Level-synchronous walk of a dense numeric tree (tree_dense >= 2) at pool slot `base` for the rows
+/// [0, nr) of a block, value(r, feature) reading row r: slots below leaves are filled with the leaf
+/// (flatten_forest), so each row takes exactly `depth` branch-free steps, no leaf test. pos[r] ends
+/// at the row's leaf position within the tree.
+template <class Forest, class Value>
+KOKKOS_INLINE_FUNCTION void walk_block_dense_numeric(Forest const& f, std::int32_t base, int depth, int nr,
+                                                      Value const& value, float missing, std::int32_t* pos) {
+  for (int r = 0; r < nr; ++r) pos[r] = 0;
+  for (int l = 0; l < depth; ++l) {
+    for (int r = 0; r < nr; ++r) {
+      PredictNode const n = f.nodes(base + pos[r]);
+      float const v = value(r, n.feature);
+      bool const left = numeric_goes_left(n, v, missing);
+      pos[r] = 2 * pos[r] + (left ? 1 : 2);
+    }
+  }
+}
+
+/// Level-synchronous walk of a dense tree with categorical splits: as walk_block_dense_numeric, but
+/// a row stops at its first leaf and each split follows split_goes_left.
+template <class Forest, class Value>
+KOKKOS_INLINE_FUNCTION void walk_block_dense(Forest const& f, std::int32_t base, int nr, Value const& value,
+                                             float missing, std::int32_t* pos) {
+  for (int r = 0; r < nr; ++r) pos[r] = 0;
+  bool moved = true;
+  while (moved) {
+    moved = false;
+    for (int r = 0; r < nr; ++r) {
+      PredictNode const n = f.nodes(base + pos[r]);
+      if (n.flags & PredictNode::kLeaf) continue;
+      moved = true;
+      float const v = value(r, n.feature);
+      bool const left = split_goes_left(f, base + pos[r], n, v, missing);
+      pos[r] = 2 * pos[r] + 1 + (left ? 0 : 1);
+    }
+  }
+}
+
+/// predict_forest's team body: a team owns a block of R rows; per chunk of C trees it computes the
+/// leaf of every (tree, row) pair into scratch (walk_by_tree or walk_by_pair), then adds the chunk's
+/// leaves to the rows' accumulators in tree order (add_chunk); last the transform (write_outputs).
+template <class ExecutionSpace, class MemorySpace, class XView, class OutView>
+struct ForestTeamKernel {
+  using member_t = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
+  using scratch_t = typename ExecutionSpace::scratch_memory_space;
+  template <class T>
+  using scratch_view = Kokkos::View<T*, scratch_t, Kokkos::MemoryUnmanaged>;
+
+  /// A team's rows [row0, row0 + nr) and its scratch: leaf words (R × C), the chunk's output
+  /// columns (C), accumulators (R × K) and the staged rows (R × n_feat, or none).
+  struct Block {
+    int row0, nr;
+    scratch_view<std::int32_t> leaf, group;
+    scratch_view<float> acc, xs;
+  };
+
+  DeviceForest<MemorySpace> f;
+  XView X;
+  Kokkos::View<const float**, Kokkos::LayoutRight, MemorySpace> base_margin;  ///< extent 0: f.base_margin
+  OutView out;
+  PredictKernelParams prm;
+  int n_rows, n_feat, R, C, K, xs_len, level;
+  bool stage;       ///< rows copied into scratch first
+  bool has_bm;      ///< base_margin given per row
+  bool words;       ///< the walk keeps leaf words (leaf_values_in_scratch), not slots
+  bool level_sync;  ///< one thread walks a tree for the whole block (walk_by_tree)
+
+  KOKKOS_INLINE_FUNCTION void operator()(member_t const& m) const {
+    Block const b = block(m);
+    start_block(m, b);
+    int const tb = prm.tree_begin, te = prm.tree_end;
+    for (int c0 = tb; c0 < te; c0 += C) {
+      int const nc = (te - c0) < C ? (te - c0) : C;
+      if (!prm.pred_leaf && K > 1 && !f.vector_leaf)  // the chunk's output columns, for the sum below
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(m, nc), [&](int t) { b.group(t) = f.tree_group(c0 + t); });
+      if (level_sync) walk_by_tree(m, b, c0, nc);
+      else walk_by_pair(m, b, c0, nc);
+      m.team_barrier();
+      if (!prm.pred_leaf) {
+        add_chunk(m, b, c0, nc);
+        m.team_barrier();
+      }
+    }
+    if (!prm.pred_leaf) write_outputs(m, b);
+  }
+
+  /// Team `m`'s rows and its scratch views, carved in this order from one allocation.
+  KOKKOS_INLINE_FUNCTION Block block(member_t const& m) const {
+    int const row0 = m.league_rank() * R;
+    int const nr = (n_rows - row0) < R ? (n_rows - row0) : R;
+    scratch_view<std::int32_t> leaf(m.team_scratch(level), R * C);
+    scratch_view<std::int32_t> group(m.team_scratch(level), C);
+    scratch_view<float> acc(m.team_scratch(level), R * K);
+    scratch_view<float> xs(m.team_scratch(level), xs_len);
+    return Block{row0, nr, leaf, group, acc, xs};
+  }
+
+  /// Stages the block's rows (when `stage`) and starts its accumulators at the base margins.
+  KOKKOS_INLINE_FUNCTION void start_block(member_t const& m, Block const& b) const {
+    if (stage) {
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(m, b.nr * n_feat),
+                           [&](int k) { b.xs(k) = X(b.row0 + k / n_feat, k % n_feat); });
+    }
+    if (!prm.pred_leaf) {
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(m, b.nr * K), [&](int k) {
+        b.acc(k) = has_bm ? base_margin(b.row0 + k / K, k % K) : f.base_margin(k % K);
+      });
+    }
+    m.team_barrier();
+  }
+
+  /// What the scratch keeps of a (tree, row) pair: the leaf word, or the slot (pred_leaf writes node
+  /// ids from it).
+  KOKKOS_INLINE_FUNCTION std::int32_t keep(int tree, std::int32_t slot) const {
+    return words ? detail::leaf_word(f, tree, slot) : slot;
+  }
+
+  /// Host: a thread walks one tree for all rows of the block, dense trees level by level, so the
+  /// block's independent node loads overlap (upstream's array_tree_layout.h does the same).
+  KOKKOS_INLINE_FUNCTION void walk_by_tree(member_t const& m, Block const& b, int c0, int nc) const {
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(m, nc), [&](int t) {
+      int const tree = c0 + t;
+      auto const value = [&](int r, int feature) -> float {
+        return stage ? b.xs(r * n_feat + feature) : X(b.row0 + r, feature);
+      };
+      int const dense = f.tree_dense(tree);
+      if (dense) {
+        std::int32_t pos[kHostWideBlock];
+        std::int32_t const base = f.tree_begin(tree);
+        if (dense >= 2) walk_block_dense_numeric(f, base, dense - 2, b.nr, value, prm.missing, pos);
+        else walk_block_dense(f, base, b.nr, value, prm.missing, pos);
+        for (int r = 0; r < b.nr; ++r) b.leaf(r * C + t) = keep(tree, base + pos[r]);
+      } else {
+        for (int r = 0; r < b.nr; ++r)
+          b.leaf(r * C + t) = keep(tree, stage ? traverse_tree(f, tree, &b.xs(r * n_feat), prm.missing)
+                                               : traverse_tree(f, tree, ViewRow<XView>{X, b.row0 + r}, prm.missing));
+      }
+      if (prm.pred_leaf)
+        for (int r = 0; r < b.nr; ++r) out(b.row0 + r, tree - prm.tree_begin) = static_cast<float>(f.node_ids(b.leaf(r * C + t)));
+    });
+  }
+
+  /// Leaves of (tree, row) pairs; rows fastest so neighbouring threads share a tree.
+  KOKKOS_INLINE_FUNCTION void walk_by_pair(member_t const& m, Block const& b, int c0, int nc) const {
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(m, nc * b.nr), [&](int k) {
+      int const t = k / b.nr, r = k % b.nr;
+      std::int32_t const l = stage ? traverse_tree(f, c0 + t, &b.xs(r * n_feat), prm.missing)
+                                   : traverse_tree(f, c0 + t, ViewRow<XView>{X, b.row0 + r}, prm.missing);
+      if (prm.pred_leaf) out(b.row0 + r, c0 - prm.tree_begin + t) = static_cast<float>(f.node_ids(l));
+      else b.leaf(r * C + t) = keep(c0 + t, l);
+    });
+  }
+
+  /// Fixed order: each (row, output) adds its trees' leaves tree by tree in a register, as upstream
+  /// adds them to out(row, group); vector leaves add K values per tree.
+  KOKKOS_INLINE_FUNCTION void add_chunk(member_t const& m, Block const& b, int c0, int nc) const {
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(m, f.vector_leaf ? b.nr : b.nr * K), [&](int k) {
+      if (f.vector_leaf) {
+        float* a = &b.acc(k * K);
+        for (int t = 0; t < nc; ++t) {
+          std::int32_t const off = f.nodes(b.leaf(k * C + t)).child;
+          for (int j = 0; j < K; ++j) a[j] += f.leaf_values(off + j);
+        }
+        return;
+      }
+      int const r = k / K, g = k % K;
+      float s = b.acc(k);
+      if (words && K == 1) {
+        for (int t = 0; t < nc; ++t) s += pmath::detail::bit_cast<float>(b.leaf(r * C + t));
+      } else if (words) {
+        for (int t = 0; t < nc; ++t)
+          if (b.group(t) == g) s += pmath::detail::bit_cast<float>(b.leaf(r * C + t));
+      } else {
+        for (int t = 0; t < nc; ++t)
+          if (K == 1 || b.group(t) == g) s += detail::scalar_leaf(f, c0 + t, b.leaf(r * C + t));
+      }
+      b.acc(k) = s;
+    });
+  }
+
+  /// The block's accumulators through the output transform (none for output_margin) into `out`.
+  KOKKOS_INLINE_FUNCTION void write_outputs(member_t const& m, Block const& b) const {
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(m, b.nr), [&](int r) {
+      float* a = &b.acc(r * K);
+      auto in = [&](int j) -> float& { return a[j]; };
+      auto o = [&](int j) -> float& { return out(b.row0 + r, j); };
+      apply_transform(prm.output_margin ? OutputTransform::kIdentity : prm.transform, K, in, o);
+    });
+  }
+};
 }  // namespace detail
 
 /// Predict rows of X (rows × features, features ≥ the model's; any layout: LayoutRight, LayoutLeft,
@@ -119,13 +311,12 @@ void predict_forest(ExecutionSpace const& space, DeviceForest<MemorySpace> const
   static_assert(XView::rank == 2 && OutView::rank == 2, "X and out are rows x columns Views");
   compat::ScopedRegion region("kboost::predict::forest");
   using policy_t = Kokkos::TeamPolicy<ExecutionSpace>;
-  using member_t = typename policy_t::member_type;
-  using scratch_t = typename ExecutionSpace::scratch_memory_space;
+  using kernel_t = detail::ForestTeamKernel<ExecutionSpace, MemorySpace, XView, OutView>;
+  using scratch_t = typename kernel_t::scratch_t;
   int const n_rows = static_cast<int>(X.extent(0));
   int const n_feat = static_cast<int>(X.extent(1));
   if (n_rows == 0) return;
   int const R = p.rows_per_team, C = p.trees_per_chunk, K = p.n_outputs;
-  int const tb = p.tree_begin, te = p.tree_end;
   bool const stage = static_cast<long>(R) * n_feat <= 4096;
   int const xs_len = stage ? R * n_feat : 0;
   std::size_t const bytes = Kokkos::View<std::int32_t*, scratch_t>::shmem_size(R * C) +
@@ -134,135 +325,12 @@ void predict_forest(ExecutionSpace const& space, DeviceForest<MemorySpace> const
                             Kokkos::View<float*, scratch_t>::shmem_size(xs_len);
   int const league = (n_rows + R - 1) / R;
   int const level = bytes <= static_cast<std::size_t>(policy_t::scratch_size_max(0)) ? 0 : 1;
-  bool const has_bm = base_margin.extent(0) > 0;
-  bool const vector_leaf = f.vector_leaf;
-  bool const words = p.leaf_values_in_scratch && !p.pred_leaf;
-  PredictKernelParams const prm = p;
   constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemorySpace>::accessible;
-  // Level-synchronous walk when a thread has the whole block (host, team size 1, R <= kHostWideBlock).
-  bool const level_sync = host && p.team_size == 1 && R <= kHostWideBlock;
-
-  auto const body = KOKKOS_LAMBDA(member_t const& m) {
-    int const row0 = m.league_rank() * R;
-    int const nr = (n_rows - row0) < R ? (n_rows - row0) : R;
-    Kokkos::View<std::int32_t*, scratch_t, Kokkos::MemoryUnmanaged> leaf(m.team_scratch(level), R * C);
-    Kokkos::View<std::int32_t*, scratch_t, Kokkos::MemoryUnmanaged> group(m.team_scratch(level), C);
-    Kokkos::View<float*, scratch_t, Kokkos::MemoryUnmanaged> acc(m.team_scratch(level), R * K);
-    Kokkos::View<float*, scratch_t, Kokkos::MemoryUnmanaged> xs(m.team_scratch(level), xs_len);
-    if (stage) {
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(m, nr * n_feat),
-                           [&](int k) { xs(k) = X(row0 + k / n_feat, k % n_feat); });
-    }
-    if (!prm.pred_leaf) {
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(m, nr * K), [&](int k) {
-        acc(k) = has_bm ? base_margin(row0 + k / K, k % K) : f.base_margin(k % K);
-      });
-    }
-    m.team_barrier();
-    for (int c0 = tb; c0 < te; c0 += C) {
-      int const nc = (te - c0) < C ? (te - c0) : C;
-      if (!prm.pred_leaf && K > 1 && !vector_leaf)  // the chunk's output columns, for the sum below
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(m, nc), [&](int t) { group(t) = f.tree_group(c0 + t); });
-      if (level_sync) {
-        // Host: a thread walks one dense tree for all rows of the block level by level, so the
-        // block's independent node loads overlap (upstream's array_tree_layout.h does the same).
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(m, nc), [&](int t) {
-          int const tree = c0 + t;
-          // the scratch keeps the leaf word, or the slot (pred_leaf writes node ids from it below)
-          auto keep = [&](int tr, std::int32_t slot) -> std::int32_t {
-            return words ? detail::leaf_word(f, tr, slot) : slot;
-          };
-          int const dense = f.tree_dense(tree);
-          if (dense >= 2) {
-            // Dense, numeric, slots below leaves filled with the leaf (flatten_forest): exactly
-            // `depth` branch-free steps per row, no leaf test.
-            int const depth = dense - 2;
-            std::int32_t pos[kHostWideBlock];
-            std::int32_t const base = f.tree_begin(tree);
-            for (int r = 0; r < nr; ++r) pos[r] = 0;
-            for (int l = 0; l < depth; ++l) {
-              for (int r = 0; r < nr; ++r) {
-                PredictNode const n = f.nodes(base + pos[r]);
-                float const v = stage ? xs(r * n_feat + n.feature) : X(row0 + r, n.feature);
-                bool const left = (v != v || v == prm.missing) ? (n.flags & PredictNode::kDefaultLeft) != 0
-                                                               : v < n.value;
-                pos[r] = 2 * pos[r] + (left ? 1 : 2);
-              }
-            }
-            for (int r = 0; r < nr; ++r) leaf(r * C + t) = keep(tree, base + pos[r]);
-          } else if (dense) {
-            std::int32_t pos[kHostWideBlock];
-            std::int32_t const base = f.tree_begin(tree);
-            for (int r = 0; r < nr; ++r) pos[r] = 0;
-            bool moved = true;
-            while (moved) {
-              moved = false;
-              for (int r = 0; r < nr; ++r) {
-                PredictNode const n = f.nodes(base + pos[r]);
-                if (n.flags & PredictNode::kLeaf) continue;
-                moved = true;
-                float const v = stage ? xs(r * n_feat + n.feature) : X(row0 + r, n.feature);
-                bool const left = split_goes_left(f, base + pos[r], n, v, prm.missing);
-                pos[r] = 2 * pos[r] + 1 + (left ? 0 : 1);
-              }
-            }
-            for (int r = 0; r < nr; ++r) leaf(r * C + t) = keep(tree, base + pos[r]);
-          } else {
-            for (int r = 0; r < nr; ++r)
-              leaf(r * C + t) = keep(tree, stage ? traverse_tree(f, tree, &xs(r * n_feat), prm.missing)
-                                                 : traverse_tree(f, tree, detail::ViewRow<XView>{X, row0 + r}, prm.missing));
-          }
-          if (prm.pred_leaf)
-            for (int r = 0; r < nr; ++r) out(row0 + r, tree - tb) = static_cast<float>(f.node_ids(leaf(r * C + t)));
-        });
-      } else {
-        // Leaves of (tree, row) pairs; rows fastest so neighbouring threads share a tree.
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(m, nc * nr), [&](int k) {
-          int const t = k / nr, r = k % nr;
-          std::int32_t const l = stage ? traverse_tree(f, c0 + t, &xs(r * n_feat), prm.missing)
-                                       : traverse_tree(f, c0 + t, detail::ViewRow<XView>{X, row0 + r}, prm.missing);
-          if (prm.pred_leaf) out(row0 + r, c0 - tb + t) = static_cast<float>(f.node_ids(l));
-          else leaf(r * C + t) = words ? detail::leaf_word(f, c0 + t, l) : l;
-        });
-      }
-      m.team_barrier();
-      if (!prm.pred_leaf) {
-        // Fixed order: each (row, output) adds its trees' leaves tree by tree in a register, as
-        // upstream adds them to out(row, group); vector leaves add K values per tree.
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(m, vector_leaf ? nr : nr * K), [&](int k) {
-          if (vector_leaf) {
-            float* a = &acc(k * K);
-            for (int t = 0; t < nc; ++t) {
-              std::int32_t const off = f.nodes(leaf(k * C + t)).child;
-              for (int j = 0; j < K; ++j) a[j] += f.leaf_values(off + j);
-            }
-            return;
-          }
-          int const r = k / K, g = k % K;
-          float s = acc(k);
-          if (words && K == 1) {
-            for (int t = 0; t < nc; ++t) s += pmath::detail::bit_cast<float>(leaf(r * C + t));
-          } else if (words) {
-            for (int t = 0; t < nc; ++t)
-              if (group(t) == g) s += pmath::detail::bit_cast<float>(leaf(r * C + t));
-          } else {
-            for (int t = 0; t < nc; ++t)
-              if (K == 1 || group(t) == g) s += detail::scalar_leaf(f, c0 + t, leaf(r * C + t));
-          }
-          acc(k) = s;
-        });
-        m.team_barrier();
-      }
-    }
-    if (!prm.pred_leaf) {
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(m, nr), [&](int r) {
-        float* a = &acc(r * K);
-        auto in = [&](int j) -> float& { return a[j]; };
-        auto o = [&](int j) -> float& { return out(row0 + r, j); };
-        apply_transform(prm.output_margin ? OutputTransform::kIdentity : prm.transform, K, in, o);
-      });
-    }
-  };
+  kernel_t body{f, X, base_margin, out, p, n_rows, n_feat, R, C, K, xs_len, level, stage,
+                /*has_bm=*/base_margin.extent(0) > 0,
+                /*words=*/p.leaf_values_in_scratch && !p.pred_leaf,
+                // level-synchronous walk when a thread has the whole block
+                /*level_sync=*/host && p.team_size == 1 && R <= kHostWideBlock};
   // The team size the kernel's registers allow (a large small-batch team may not fit).
   policy_t probe(space, league, 1);
   probe.set_scratch_size(level, Kokkos::PerTeam(bytes));

@@ -11,9 +11,12 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include <kboost/core/model.hpp>
+#include <kboost/core/transfers.hpp>
+#include <kboost/kernels/split_rule.hpp>
 
 namespace kboost {
 
@@ -25,6 +28,9 @@ struct PredictNode {
   std::int32_t feature;  ///< split feature, -1 for leaves
   std::uint32_t flags;   ///< kLeaf | kDefaultLeft | kCategorical
   static constexpr std::uint32_t kLeaf = 1u, kDefaultLeft = 2u, kCategorical = 4u;
+  /// What the split rule (kernels/split_rule.hpp) reads of a split node.
+  KOKKOS_INLINE_FUNCTION bool default_left() const { return (flags & kDefaultLeft) != 0; }
+  KOKKOS_INLINE_FUNCTION bool is_categorical() const { return (flags & kCategorical) != 0; }
 };
 
 /// Host-side flattened ensemble (built once from a Model; see flatten_forest).
@@ -48,6 +54,10 @@ struct HostForest {
 /// is <= `max_dense_depth` and the complete array has at most 4x (or 64) more slots than nodes.
 HostForest flatten_forest(Model const& m, int max_dense_depth = 10);
 
+/// Flatten the single tree `t` as flatten_forest lays out each tree: a one-tree forest with output
+/// column 0 and no DART weight (training's margins of eval sets, kernels/leaves.hpp).
+HostForest flatten_tree(TreeModel const& t, int max_dense_depth = 10);
+
 /// The same arrays as Views in `MemorySpace` (uploaded once by upload_forest; owned by a Predictor,
 /// which hands out non-owning DeviceForest handles to them).
 template <class MemorySpace>
@@ -67,49 +77,36 @@ struct ForestArrays {
 };
 
 namespace detail {
+/// An owning copy of `v` in MemorySpace, labelled `label` (the copy counted, core/transfers.hpp).
 template <class MemorySpace, class T>
-Kokkos::View<const T*, MemorySpace> upload(char const* label, std::vector<T> const& v) {
-  Kokkos::View<T*, MemorySpace> d(Kokkos::view_alloc(std::string(label), Kokkos::WithoutInitializing), v.size());
+Kokkos::View<const T*, MemorySpace> upload(std::string const& label, std::vector<T> const& v) {
+  Kokkos::View<T*, MemorySpace> d(Kokkos::view_alloc(label, Kokkos::WithoutInitializing), v.size());
   Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> h(v.data(), v.size());
-  Kokkos::deep_copy(d, h);
+  counted_deep_copy(d, h);
   return d;
 }
 }  // namespace detail
 
-/// Copy a HostForest into `MemorySpace` (fenced: the forest is usable when this returns).
+/// Copy a HostForest into `MemorySpace` (fenced: the forest is usable when this returns); the
+/// Views are labelled `<prefix>::nodes`, `<prefix>::node_ids`, ...
 template <class MemorySpace>
-ForestArrays<MemorySpace> upload_forest(HostForest const& h) {
+ForestArrays<MemorySpace> upload_forest(HostForest const& h, std::string const& prefix = "kboost::predict") {
   ForestArrays<MemorySpace> d;
-  d.nodes = detail::upload<MemorySpace>("kboost::predict::nodes", h.nodes);
-  d.node_ids = detail::upload<MemorySpace>("kboost::predict::node_ids", h.node_ids);
-  d.cat_begin = detail::upload<MemorySpace>("kboost::predict::cat_begin", h.cat_begin);
-  d.cat_words = detail::upload<MemorySpace>("kboost::predict::cat_words", h.cat_words);
-  d.cat_bits = detail::upload<MemorySpace>("kboost::predict::cat_bits", h.cat_bits);
-  d.leaf_values = detail::upload<MemorySpace>("kboost::predict::leaf_values", h.leaf_values);
-  d.tree_begin = detail::upload<MemorySpace>("kboost::predict::tree_begin", h.tree_begin);
-  d.tree_dense = detail::upload<MemorySpace>("kboost::predict::tree_dense", h.tree_dense);
-  d.tree_group = detail::upload<MemorySpace>("kboost::predict::tree_group", h.tree_group);
-  d.tree_weight = detail::upload<MemorySpace>("kboost::predict::tree_weight", h.tree_weight);
+  d.nodes = detail::upload<MemorySpace>(prefix + "::nodes", h.nodes);
+  d.node_ids = detail::upload<MemorySpace>(prefix + "::node_ids", h.node_ids);
+  d.cat_begin = detail::upload<MemorySpace>(prefix + "::cat_begin", h.cat_begin);
+  d.cat_words = detail::upload<MemorySpace>(prefix + "::cat_words", h.cat_words);
+  d.cat_bits = detail::upload<MemorySpace>(prefix + "::cat_bits", h.cat_bits);
+  d.leaf_values = detail::upload<MemorySpace>(prefix + "::leaf_values", h.leaf_values);
+  d.tree_begin = detail::upload<MemorySpace>(prefix + "::tree_begin", h.tree_begin);
+  d.tree_dense = detail::upload<MemorySpace>(prefix + "::tree_dense", h.tree_dense);
+  d.tree_group = detail::upload<MemorySpace>(prefix + "::tree_group", h.tree_group);
+  d.tree_weight = detail::upload<MemorySpace>(prefix + "::tree_weight", h.tree_weight);
   d.vector_leaf = h.vector_leaf;
   d.has_categorical = h.has_categorical;
   d.n_trees = static_cast<int>(h.tree_group.size());
   Kokkos::fence();
   return d;
-}
-
-/// Split decision at pool slot `slot` (node `n`) for value `v`: missing (NaN or `missing`) -> default
-/// child; categorical: left iff the category is negative, >= 2^24, or not in the node's (right-going)
-/// set (upstream common::Decision); numerical: left iff v < threshold (upstream GetNextNode).
-template <class Forest>
-KOKKOS_INLINE_FUNCTION bool split_goes_left(Forest const& f, std::int32_t slot, PredictNode const& n, float v, float missing) {
-  if (v != v || v == missing) return (n.flags & PredictNode::kDefaultLeft) != 0;
-  if (n.flags & PredictNode::kCategorical) {
-    if (v < 0.0f || v >= 16777216.0f) return true;
-    std::int32_t const c = static_cast<std::int32_t>(v);
-    std::int32_t const w = c >> 5;
-    return w >= f.cat_words(slot) || ((f.cat_bits(f.cat_begin(slot) + w) >> (c & 31)) & 1u) == 0;
-  }
-  return v < n.value;
 }
 
 namespace detail {
@@ -134,9 +131,8 @@ struct ViewRow {
 }  // namespace detail
 
 /// Pool position of the leaf that row `x` reaches in tree `t`; `x` is a pointer to the row's
-/// contiguous features or an accessor x(feature) -> float. Missing: NaN or equal to `missing`; goes
-/// to the default child. Categorical: left iff the category is negative, >= 2^24, or not in the
-/// node's (right-going) set (upstream common::Decision).
+/// contiguous features or an accessor x(feature) -> float. Each split follows split_goes_left
+/// (kernels/split_rule.hpp; missing: NaN or equal to `missing`).
 template <class Forest, class Row>
 KOKKOS_INLINE_FUNCTION std::int32_t traverse_tree(Forest const& f, int t, Row const& x, float missing) {
   std::int32_t const base = f.tree_begin(t);

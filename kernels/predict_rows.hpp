@@ -20,6 +20,7 @@
 #include <kboost/core/compat.hpp>
 #include <kboost/core/output_transform.hpp>
 #include <kboost/kernels/device_forest.hpp>
+#include <kboost/kernels/split_rule.hpp>
 
 namespace kboost {
 
@@ -47,25 +48,26 @@ struct StagedTrees {
   struct Node {
     float value;
     std::int32_t feature;
-    std::uint32_t flags;
+    bool left_by_default;
+    KOKKOS_INLINE_FUNCTION bool default_left() const { return left_by_default; }
   };
   KOKKOS_INLINE_FUNCTION Node nodes(std::int32_t i) const {
     StagedNode const n = staged(i);
     std::uint32_t const meta = static_cast<std::uint32_t>(n.meta);
     return Node{n.value, static_cast<std::int32_t>(meta & ~StagedNode::kDefaultLeftBit),
-                (meta & StagedNode::kDefaultLeftBit) ? PredictNode::kDefaultLeft : 0u};
+                (meta & StagedNode::kDefaultLeftBit) != 0};
   }
 };
 
 /// Leaf slot of a dense numeric tree (tree_dense >= 2: complete array, slots below leaves filled
-/// with the leaf): `depth` steps with the split rule of split_goes_left for numerical nodes.
+/// with the leaf): `depth` steps, each by numeric_goes_left (kernels/split_rule.hpp).
 template <class Forest, class Row>
 KOKKOS_INLINE_FUNCTION std::int32_t walk_dense_numeric(Forest const& f, std::int32_t base, int depth, Row const& x) {
   std::int32_t pos = 0;
   for (int l = 0; l < depth; ++l) {
     auto const n = f.nodes(base + pos);
     float const v = x(n.feature);
-    bool const left = (v != v || v == f.missing) ? (n.flags & PredictNode::kDefaultLeft) != 0 : v < n.value;
+    bool const left = numeric_goes_left(n, v, f.missing);
     pos = 2 * pos + (left ? 1 : 2);
   }
   return base + pos;
@@ -155,7 +157,7 @@ void predict_rows(ExecutionSpace const& space, DeviceForest<MemorySpace> const& 
       Kokkos::parallel_for(Kokkos::TeamThreadRange(m, len), [&](int i) {
         PredictNode const n = f.nodes(b0 + i);
         std::uint32_t const meta = static_cast<std::uint32_t>(n.feature) |
-                                   ((n.flags & PredictNode::kDefaultLeft) ? detail::StagedNode::kDefaultLeftBit : 0u);
+                                   (n.default_left() ? detail::StagedNode::kDefaultLeftBit : 0u);
         staged(i) = detail::StagedNode{n.value, static_cast<std::int32_t>(meta)};
       });
       m.team_barrier();

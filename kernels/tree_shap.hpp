@@ -21,6 +21,7 @@
 #include <kboost/core/device_memory.hpp>
 #include <kboost/kernels/device_forest.hpp>
 #include <kboost/kernels/shap_layout.hpp>
+#include <kboost/kernels/split_rule.hpp>
 
 namespace kboost {
 
@@ -121,7 +122,7 @@ KOKKOS_INLINE_FUNCTION float unwound_path_sum(P const& p, int b, std::uint32_t u
   return total;
 }
 
-/// Child of the split at pool slot `slot` that row `x` follows (upstream GetNextNode).
+/// Child of the split at pool slot `slot` that row `x` follows (split_goes_left, upstream GetNextNode).
 template <class MemorySpace, class Row>
 KOKKOS_INLINE_FUNCTION std::int32_t shap_next(ShapForest<MemorySpace> const& f, std::int32_t slot, ShapNode const& n,
                                              Row const& x) {

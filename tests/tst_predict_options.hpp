@@ -11,6 +11,7 @@
 #include <limits>
 
 #include <kboost/engine/predictor.hpp>
+#include <kboost/kernels/leaves.hpp>
 #include "tests/predict_test_models.hpp"
 #include "tests/test_util.hpp"
 
@@ -39,6 +40,21 @@ kboost::Predictor<TEST_EXECSPACE> tiny(nlohmann::json const& j) {
   return kboost::Predictor<TEST_EXECSPACE>(kboost::parse_model(j.dump(), "tiny.json"));
 }
 
+/// Makes node 2 of the tiny model categorical on x1 with the right-going set {1, 3, 40}, and the rows
+/// that probe it: in the set, truncated into it (3.7), beyond it, negative, >= 2^24, NaN (default:
+/// right) and 0.
+Mat categorical_node2(nlohmann::json& j) {
+  auto& t = j["learner"]["gradient_booster"]["model"]["trees"][0];
+  t["split_type"][2] = 1;
+  t["split_conditions"][2] = nullptr;  // XGBoost 1.4-3.0 write NaN there
+  t["categories_nodes"] = {2};
+  t["categories_segments"] = {0};
+  t["categories_sizes"] = {3};
+  t["categories"] = {1, 3, 40};
+  return make_rows({{1.f, 1.f}, {1.f, 2.f}, {1.f, 3.f}, {1.f, 3.7f}, {1.f, 40.f}, {1.f, 41.f}, {1.f, 100.f},
+                    {1.f, -1.f}, {1.f, 16777216.f}, {1.f, kNaN}, {1.f, 0.f}});
+}
+
 }  // namespace
 
 TEST_CASE("predict options " TEST_BACKEND ": numerical, missing, categorical routing", "[predict]") {
@@ -53,19 +69,31 @@ TEST_CASE("predict options " TEST_BACKEND ": numerical, missing, categorical rou
   leaf.pred_leaf = true;
   CHECK(column(p.predict(X, leaf)) == std::vector<float>{1, 3, 4, 1, 4, 3});
 
-  // Node 2 categorical on x1 with the right-going set {1, 3, 40}.
-  auto& t = j["learner"]["gradient_booster"]["model"]["trees"][0];
-  t["split_type"][2] = 1;
-  t["split_conditions"][2] = nullptr;  // XGBoost 1.4-3.0 write NaN there
-  t["categories_nodes"] = {2};
-  t["categories_segments"] = {0};
-  t["categories_sizes"] = {3};
-  t["categories"] = {1, 3, 40};
+  auto Xc = categorical_node2(j);
   auto c = tiny(j);
-  auto Xc = make_rows({{1.f, 1.f}, {1.f, 2.f}, {1.f, 3.f}, {1.f, 3.7f}, {1.f, 40.f}, {1.f, 41.f}, {1.f, 100.f},
-                       {1.f, -1.f}, {1.f, 16777216.f}, {1.f, kNaN}, {1.f, 0.f}});
   // 3.7 truncates to category 3 (right); beyond the set, negative and >= 2^24 go left; NaN -> default (right).
   CHECK(column(c.predict(Xc)) == std::vector<float>{3.5f, 2.5f, 3.5f, 3.5f, 3.5f, 2.5f, 2.5f, 2.5f, 2.5f, 3.5f, 2.5f});
+}
+
+TEST_CASE("predict options " TEST_BACKEND ": eval-set margins route rows as the predictor", "[predict][eval]") {
+  // kernels/leaves.hpp add_tree_margins (training's eval sets, DART, continued fits): margin += leaf
+  // times the weight, through the same split rule; NaN is the only missing value there.
+  auto j = kboost::test::tiny_model_json();
+  auto margins = [&](Mat X, float weight) {
+    auto const dt = kboost::upload_tree<TEST_MEMSPACE>(kboost::parse_model(j.dump(), "tiny.json").trees[0]);
+    Kokkos::View<float**, Kokkos::LayoutRight, TEST_MEMSPACE> m("margin", X.extent(0), 1);
+    Kokkos::deep_copy(m, 0.25f);
+    kboost::add_tree_margins(TEST_EXECSPACE(), Kokkos::View<const float**, Kokkos::LayoutRight, TEST_MEMSPACE>(X), dt, m,
+                             0, weight);
+    return column(m);
+  };
+  auto X = make_rows({{0.2f, 0.f}, {0.5f, 1.0f}, {0.7f, 1.5f}, {kNaN, 9.f}, {0.9f, kNaN}, {0.9f, -999.f}});
+  CHECK(margins(X, 1.0f) == std::vector<float>{-0.75f, 2.25f, 3.25f, -0.75f, 3.25f, 2.25f});
+  CHECK(margins(X, 0.5f) == std::vector<float>{-0.25f, 1.25f, 1.75f, -0.25f, 1.75f, 1.25f});
+
+  auto Xc = categorical_node2(j);
+  CHECK(margins(Xc, 1.0f) ==
+        std::vector<float>{3.25f, 2.25f, 3.25f, 3.25f, 3.25f, 2.25f, 2.25f, 2.25f, 2.25f, 3.25f, 2.25f});
 }
 
 TEST_CASE("predict options " TEST_BACKEND ": DART weights, base_margin, iteration range, transforms", "[predict]") {
