@@ -48,7 +48,7 @@ def same_bits(a, b):
 
 def round_trip(build):
     out = tempfile.mkdtemp(prefix="kboost_writer_")
-    exe = os.path.join(ROOT, build, "tests", "kboost_tests_SERIAL")
+    exe = os.path.join(ROOT, build, "tests", "kboost_tests_host")
     env = dict(os.environ, KBOOST_WRITER_OUT=out)
     subprocess.run([exe, "[model_writer]"], check=True, env=env, stdout=subprocess.DEVNULL)
     ok = True

@@ -57,7 +57,8 @@ std::string data(std::string const& rel) { return kboost::test::shared_path("dat
 
 }  // namespace
 
-TEST_CASE("california_housing: header, empty fields missing, string column categorical " TEST_BACKEND, "[io][readers][shared]") {
+TEST_CASE("readers " TEST_BACKEND ": california_housing, header, empty fields missing, string column categorical",
+          "[io][readers][shared]") {
   ReadOptions opt;
   opt.label_column = "median_house_value";
   auto m = kboost::read_dataset(data("california_housing/housing.csv"), opt);
@@ -84,7 +85,8 @@ TEST_CASE("california_housing: header, empty fields missing, string column categ
   REQUIRE(label_sum(m) == 4269504061.0);
 }
 
-TEST_CASE("adult: ', ' delimiters trimmed, '?' missing, string label classes " TEST_BACKEND, "[io][readers][shared]") {
+TEST_CASE("readers " TEST_BACKEND ": adult, ', ' delimiters trimmed, '?' missing, string label classes",
+          "[io][readers][shared]") {
   ReadOptions opt;
   opt.label_column = "-1";  // income, the last column
   auto m = kboost::read_dataset(data("adult/adult.data"), opt);
@@ -109,7 +111,7 @@ TEST_CASE("adult: ', ' delimiters trimmed, '?' missing, string label classes " T
   REQUIRE(label_sum(m) == 7841.0);
 }
 
-TEST_CASE("dermatology: '?' in the age column, label last " TEST_BACKEND, "[io][readers][shared]") {
+TEST_CASE("readers " TEST_BACKEND ": dermatology, '?' in the age column, label last", "[io][readers][shared]") {
   ReadOptions opt;
   opt.label_column = "34";
   auto m = kboost::read_dataset(data("dermatology/dermatology.data"), opt);
@@ -126,7 +128,8 @@ TEST_CASE("dermatology: '?' in the age column, label last " TEST_BACKEND, "[io][
   REQUIRE(label_sum(m) == 1026.0);
 }
 
-TEST_CASE("diamonds: three string columns become sorted categorical codes " TEST_BACKEND, "[io][readers][shared]") {
+TEST_CASE("readers " TEST_BACKEND ": diamonds, three string columns become sorted categorical codes",
+          "[io][readers][shared]") {
   ReadOptions opt;
   opt.label_column = "price";
   auto m = kboost::read_dataset(data("diamonds/diamonds.csv"), opt);
@@ -143,7 +146,7 @@ TEST_CASE("diamonds: three string columns become sorted categorical codes " TEST
   REQUIRE(label_sum(m) == 212135217.0);
 }
 
-TEST_CASE("LightGBM TSV examples: tab detected, label column 0 " TEST_BACKEND, "[io][readers][shared]") {
+TEST_CASE("readers " TEST_BACKEND ": LightGBM TSV examples, tab detected, label column 0", "[io][readers][shared]") {
   ReadOptions opt;
   opt.label_column = "0";
   auto b = kboost::read_dataset(data("lightgbm_binary/binary.train"), opt);
@@ -168,7 +171,8 @@ TEST_CASE("LightGBM TSV examples: tab detected, label column 0 " TEST_BACKEND, "
   REQUIRE(label_sum(mc) == 13953.0);
 }
 
-TEST_CASE("machine: vendor and model name columns categorical, label PRP " TEST_BACKEND, "[io][readers][shared]") {
+TEST_CASE("readers " TEST_BACKEND ": machine, vendor and model name columns categorical, label PRP",
+          "[io][readers][shared]") {
   ReadOptions opt;
   opt.label_column = "8";
   auto m = kboost::read_dataset(data("machine/machine.data"), opt);
@@ -194,7 +198,8 @@ TEST_CASE("machine: vendor and model name columns categorical, label PRP " TEST_
   for (int j = 0; j < 7; ++j) REQUIRE(xd(0, j) == drow0[j]);
 }
 
-TEST_CASE("veterans_lung_cancer: header, 'inf' upper bounds kept as values " TEST_BACKEND, "[io][readers][shared]") {
+TEST_CASE("readers " TEST_BACKEND ": veterans_lung_cancer, header, 'inf' upper bounds kept as values",
+          "[io][readers][shared]") {
   ReadOptions opt;
   opt.label_column = "Survival_label_lower_bound";
   auto m = kboost::read_dataset(data("veterans_lung_cancer/veterans_lung_cancer.csv"), opt);
@@ -207,7 +212,7 @@ TEST_CASE("veterans_lung_cancer: header, 'inf' upper bounds kept as values " TES
   REQUIRE(label_sum(m) == 16663.0);
 }
 
-TEST_CASE("agaricus LibSVM: CSR, indices as-is (127 columns as XGBoost), densified on device " TEST_BACKEND,
+TEST_CASE("readers " TEST_BACKEND ": agaricus LibSVM, CSR, indices as-is (127 columns as XGBoost), densified on device",
           "[io][readers]") {
   auto m = kboost::read_dataset(data("agaricus/agaricus.txt.train"));
   REQUIRE(m.is_sparse());
@@ -239,7 +244,8 @@ TEST_CASE("agaricus LibSVM: CSR, indices as-is (127 columns as XGBoost), densifi
   REQUIRE(kboost::resolve_format(agaricus_train, ReadOptions{}) == "libsvm");
 }
 
-TEST_CASE("a1a LibSVM: '+1' labels, 1-based indices detected or forced width " TEST_BACKEND, "[io][readers][shared]") {
+TEST_CASE("readers " TEST_BACKEND ": a1a LibSVM, '+1' labels, 1-based indices detected or forced width",
+          "[io][readers][shared]") {
   auto as_is = kboost::read_dataset(data("a1a/a1a.svmlight"));
   REQUIRE(as_is.n_rows == 1605);
   REQUIRE(as_is.n_features == 120);
@@ -264,7 +270,7 @@ TEST_CASE("a1a LibSVM: '+1' labels, 1-based indices detected or forced width " T
   REQUIRE(totals(x).sum == 22249.0);
 }
 
-TEST_CASE("lambdarank LibSVM with a LightGBM .query group file " TEST_BACKEND, "[io][readers][shared]") {
+TEST_CASE("readers " TEST_BACKEND ": lambdarank LibSVM with a LightGBM .query group file", "[io][readers][shared]") {
   ReadOptions opt;
   opt.group_file = data("lightgbm_lambdarank/rank.train.query");
   auto m = kboost::read_dataset(data("lightgbm_lambdarank/rank.train"), opt);
@@ -292,7 +298,7 @@ TEST_CASE("lambdarank LibSVM with a LightGBM .query group file " TEST_BACKEND, "
   REQUIRE(t.group_ptr(50) == 768);
 }
 
-TEST_CASE("format detection by extension and content " TEST_BACKEND, "[io][readers][shared]") {
+TEST_CASE("readers " TEST_BACKEND ": format detection by extension and content", "[io][readers][shared]") {
   ReadOptions opt;
   std::string const a1a = data("a1a/a1a.svmlight"), adult = data("adult/adult.data");
   std::string const machine = data("machine/machine.data"), rank = data("lightgbm_lambdarank/rank.test");

@@ -29,7 +29,8 @@ bool bits_equal(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
 }  // namespace
 
-TEST_CASE("CSV weight and qid columns are taken out of the features " TEST_BACKEND, "[io][readers][options]") {
+TEST_CASE("reader options " TEST_BACKEND ": CSV weight and qid columns are taken out of the features",
+          "[io][readers][options]") {
   auto p = kboost::test::write_file(opt_dir(), "wq.csv", "qid,f0,w,f1,y\nA,1,0.5,2,0\nA,3,1,4,1\nB,5,2,6,0\nC,7,0,8,1\n");
   ReadOptions opt;
   opt.label_column = "y";
@@ -49,7 +50,8 @@ TEST_CASE("CSV weight and qid columns are taken out of the features " TEST_BACKE
   REQUIRE(row_of(m, 2) == std::vector<float>{5, 6});
 }
 
-TEST_CASE("LibSVM label:weight, qid, comments, explicit NaN, CRLF " TEST_BACKEND, "[io][readers][options]") {
+TEST_CASE("reader options " TEST_BACKEND ": LibSVM label:weight, qid, comments, explicit NaN, CRLF",
+          "[io][readers][options]") {
   auto p = kboost::test::write_file(opt_dir(), "q.svm",
                                     "+1:2 qid:3 1:0.5 0:-1e-3 # comment\r\n0:1 qid:3 2:nan\r\n\r\n-2.5:0 qid:7 2:4\r\n");
   auto m = kboost::read_dataset(p);
@@ -72,7 +74,8 @@ TEST_CASE("LibSVM label:weight, qid, comments, explicit NaN, CRLF " TEST_BACKEND
   REQUIRE(std::isnan(row_of(m, 1)[2]));
 }
 
-TEST_CASE("side files: named, or beside the data when asked " TEST_BACKEND, "[io][readers][options]") {
+TEST_CASE("reader options " TEST_BACKEND ": side files, named or beside the data when asked",
+          "[io][readers][options]") {
   auto dir = opt_dir();
   auto p = kboost::test::write_file(dir, "side.txt", "1 0:1\n0 1:1\n1 2:1\n");
   kboost::test::write_file(dir, "side.txt.weight", "0.25\n1\n4\n");
@@ -93,7 +96,8 @@ TEST_CASE("side files: named, or beside the data when asked " TEST_BACKEND, "[io
   REQUIRE(n.weight(1) == 2.0f);
 }
 
-TEST_CASE("CSV header detection, delimiters, markers, quotes " TEST_BACKEND, "[io][readers][options]") {
+TEST_CASE("reader options " TEST_BACKEND ": CSV header detection, delimiters, markers, quotes",
+          "[io][readers][options]") {
   auto dir = opt_dir();
   // Text in a numeric column's first row = header; text columns alone are no evidence.
   auto no_hdr = kboost::test::write_file(dir, "nohdr.csv", "red,1\nblue,2\n");
@@ -137,7 +141,7 @@ TEST_CASE("CSV header detection, delimiters, markers, quotes " TEST_BACKEND, "[i
   REQUIRE(n.info.categories.size() == 2);  // "x" and "y" make both columns text
 }
 
-TEST_CASE("forced width and categorical columns " TEST_BACKEND, "[io][readers][options]") {
+TEST_CASE("reader options " TEST_BACKEND ": forced width and categorical columns", "[io][readers][options]") {
   auto p = kboost::test::write_file(opt_dir(), "w.csv", "1,2,0\n3,4,1\n");
   ReadOptions opt;
   opt.label_column = "-1";
@@ -154,7 +158,8 @@ TEST_CASE("forced width and categorical columns " TEST_BACKEND, "[io][readers][o
   REQUIRE(std::isnan(r[3]));
 }
 
-TEST_CASE("HDF5: X converted to float32, y, weights, NaN missing " TEST_BACKEND, "[io][readers][options]") {
+TEST_CASE("reader options " TEST_BACKEND ": HDF5 X converted to float32, y, weights, NaN missing",
+          "[io][readers][options]") {
   auto p = (opt_dir() / "small.h5").string();
   {
     hid_t f = H5Fcreate(p.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);

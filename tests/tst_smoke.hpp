@@ -1,6 +1,6 @@
 #include <catch2/catch_test_macros.hpp>
 #include "tests/test_util.hpp"
-TEST_CASE("kokkos backend " TEST_BACKEND " runs an int64 team reduction", "[smoke]") {
+TEST_CASE("smoke " TEST_BACKEND ": the Kokkos backend runs an int64 team reduction", "[smoke]") {
   using policy = Kokkos::TeamPolicy<TEST_EXECSPACE>;
   Kokkos::View<long long*, TEST_MEMSPACE> out("out", 1);
   Kokkos::parallel_for("kboost::test::smoke", policy(TEST_EXECSPACE(), 8, Kokkos::AUTO),

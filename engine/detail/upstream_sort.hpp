@@ -6,7 +6,7 @@
 /// sort, bits/stl_heap.h heap sort where the depth limit 2·floor(log2 n) runs out). The order it
 /// leaves equal keys in decides float sums of their weights, so kboost must not take whatever
 /// std::sort the platform's library has: this one orders them as upstream's Linux builds
-/// (libstdc++) do, under any standard library. tests/tst_upstream_sort.hpp compares it with
+/// (libstdc++) do, under any standard library. tests/host/tst_upstream_sort.hpp compares it with
 /// libstdc++'s std::sort and std::partial_sort element for element.
 #include <cstddef>
 #include <utility>

@@ -32,7 +32,7 @@ std::filesystem::path pw_dir() { return kboost::test::temp_dir("prediction_write
 
 }  // namespace
 
-TEST_CASE("prediction CSV round-trips every bit " TEST_BACKEND, "[io][prediction_writer]") {
+TEST_CASE("prediction writer " TEST_BACKEND ": CSV round-trips every bit", "[io][prediction_writer]") {
   auto p = tricky_predictions();
   auto path = (pw_dir() / "preds.csv").string();
   kboost::write_predictions(path, p, {"class0", "class1"});
@@ -63,7 +63,8 @@ TEST_CASE("prediction CSV round-trips every bit " TEST_BACKEND, "[io][prediction
   REQUIRE(b1.dense(2, 0) == 2.0f);
 }
 
-TEST_CASE("prediction HDF5 round-trips every bit, with column names " TEST_BACKEND, "[io][prediction_writer]") {
+TEST_CASE("prediction writer " TEST_BACKEND ": HDF5 round-trips every bit, with column names",
+          "[io][prediction_writer]") {
   auto p = tricky_predictions();
   auto path = (pw_dir() / "preds.h5").string();
   kboost::write_predictions(path, p, {"a", "b"});
@@ -106,7 +107,7 @@ TEST_CASE("prediction HDF5 round-trips every bit, with column names " TEST_BACKE
   REQUIRE(bits_equal(m.dense(0, 1), p(0, 1)));
 }
 
-TEST_CASE("prediction writes are atomic and report errors " TEST_BACKEND, "[io][prediction_writer]") {
+TEST_CASE("prediction writer " TEST_BACKEND ": writes are atomic and report errors", "[io][prediction_writer]") {
   using Catch::Matchers::ContainsSubstring;
   auto dir = pw_dir() / "atomic";
   std::filesystem::create_directories(dir);

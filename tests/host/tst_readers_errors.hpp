@@ -41,7 +41,7 @@ std::string write_h5(std::string const& name, std::vector<std::pair<std::string,
 
 }  // namespace
 
-TEST_CASE("CSV errors name file, line and column " TEST_BACKEND, "[io][readers][errors]") {
+TEST_CASE("reader errors " TEST_BACKEND ": CSV errors name file, line and column", "[io][readers][errors]") {
   auto dir = err_dir();
   ReadOptions lab;
   lab.label_column = "y";
@@ -134,7 +134,7 @@ TEST_CASE("CSV errors name file, line and column " TEST_BACKEND, "[io][readers][
                       ContainsSubstring(ok) && ContainsSubstring("categorical column 5") && ContainsSubstring("out of range"));
 }
 
-TEST_CASE("LibSVM errors name file, line and field " TEST_BACKEND, "[io][readers][errors]") {
+TEST_CASE("reader errors " TEST_BACKEND ": LibSVM errors name file, line and field", "[io][readers][errors]") {
   auto dir = err_dir();
   auto no_colon = kboost::test::write_file(dir, "no_colon.svm", "1 0:1 2:3\n0 1:2 5\n");
   REQUIRE_THROWS_WITH(kboost::read_dataset(no_colon),
@@ -177,7 +177,7 @@ TEST_CASE("LibSVM errors name file, line and field " TEST_BACKEND, "[io][readers
                       ContainsSubstring(empty + ":1") && ContainsSubstring("empty file"));
 }
 
-TEST_CASE("missing files, directories and bad side files " TEST_BACKEND, "[io][readers][errors]") {
+TEST_CASE("reader errors " TEST_BACKEND ": missing files, directories and bad side files", "[io][readers][errors]") {
   auto dir = err_dir();
   auto missing = (dir / "does_not_exist.csv").string();
   REQUIRE_THROWS_WITH(kboost::read_dataset(missing), ContainsSubstring(missing) && ContainsSubstring("no such file"));
@@ -205,7 +205,7 @@ TEST_CASE("missing files, directories and bad side files " TEST_BACKEND, "[io][r
                       ContainsSubstring(data) && ContainsSubstring("unknown format 'parquet'"));
 }
 
-TEST_CASE("HDF5 errors name file and dataset " TEST_BACKEND, "[io][readers][errors]") {
+TEST_CASE("reader errors " TEST_BACKEND ": HDF5 errors name file and dataset", "[io][readers][errors]") {
   auto no_x = write_h5("no_x.h5", {{"data", {3, 2}}});
   REQUIRE_THROWS_WITH(kboost::read_dataset(no_x),
                       ContainsSubstring(no_x) && ContainsSubstring("dataset 'X'") && ContainsSubstring("not found"));

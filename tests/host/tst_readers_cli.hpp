@@ -38,7 +38,7 @@ void check_info_cases(std::vector<InfoCase> const& cases) {
 
 }  // namespace
 
-TEST_CASE("kboost info works on agaricus " TEST_BACKEND, "[io][cli]") {
+TEST_CASE("cli " TEST_BACKEND ": kboost info works on agaricus", "[io][cli]") {
   auto d = [](std::string const& rel) { return kboost::test::shared_path("data/" + rel); };
   check_info_cases({
       {d("agaricus/agaricus.txt.train"), {"rows: 6513", "features: 127", "143286 stored entries", "0 x3373, 1 x3140"}},
@@ -46,7 +46,7 @@ TEST_CASE("kboost info works on agaricus " TEST_BACKEND, "[io][cli]") {
   });
 }
 
-TEST_CASE("kboost info works on every shared dataset " TEST_BACKEND, "[io][cli][shared]") {
+TEST_CASE("cli " TEST_BACKEND ": kboost info works on every shared dataset", "[io][cli][shared]") {
   using Catch::Matchers::ContainsSubstring;
   auto d = [](std::string const& rel) { return kboost::test::shared_path("data/" + rel); };
   check_info_cases({

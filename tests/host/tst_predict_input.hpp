@@ -1,6 +1,6 @@
-// Fixes from a new user's test of `kboost predict`: XGBoost >= 3.1 category encoders (cats.enc)
-// applied to the input, text columns without an encoder refused (or coded by --reference-data),
-// header/feature-count checks, a dense-size guard before densify, and --repeat's range.
+// What `kboost predict` does with its input: XGBoost >= 3.1 category encoders (cats.enc) applied to
+// it, text columns without an encoder refused (or coded by --reference-data), header and
+// feature-count checks, a dense-size guard before densify, and --repeat's range.
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
 
@@ -61,7 +61,7 @@ void check_close(std::string const& ours_path, std::vector<std::vector<double>> 
 
 }  // namespace
 
-TEST_CASE("fix predict " TEST_BACKEND ": category encoder of a 3.3 model is read", "[predict][fix][shared]") {
+TEST_CASE("predict input " TEST_BACKEND ": category encoder of a 3.3 model is read", "[predict][input][shared]") {
   auto m = kboost::read_model(kboost::test::shared_path("models/jpmml_auto_reg_dart_v330.json"));
   REQUIRE(m.category_encoder.size() == 7);
   CHECK(m.has_category_encoder());
@@ -74,8 +74,9 @@ TEST_CASE("fix predict " TEST_BACKEND ": category encoder of a 3.3 model is read
   CHECK_FALSE(old.has_category_encoder());
 }
 
-TEST_CASE("fix predict " TEST_BACKEND ": models with an encoder predict the recorded outputs", "[predict][fix][shared]") {
-  auto const dir = kboost::test::temp_dir("fix_predict_enc");
+TEST_CASE("predict input " TEST_BACKEND ": models with an encoder predict the recorded outputs",
+          "[predict][input][shared]") {
+  auto const dir = kboost::test::temp_dir("predict_input_enc");
   std::string out;
   auto const models = kboost::test::shared_path("models/");
   // Numeric category columns (cylinders 8 -> code of "8"), all 392 rows; recorded with best_iteration + 1 = 22 rounds.
@@ -99,7 +100,7 @@ TEST_CASE("fix predict " TEST_BACKEND ": models with an encoder predict the reco
   check_close(audit, expected);
 }
 
-TEST_CASE("fix predict " TEST_BACKEND ": recode_categories maps unknown to missing", "[predict][fix]") {
+TEST_CASE("predict input " TEST_BACKEND ": recode_categories maps unknown to missing", "[predict][input]") {
   kboost::HostDMatrix d;
   d.n_rows = 3;
   d.n_features = 2;
@@ -120,8 +121,8 @@ TEST_CASE("fix predict " TEST_BACKEND ": recode_categories maps unknown to missi
   CHECK(std::isnan(d.dense(2, 1)));  // 9 unknown
 }
 
-TEST_CASE("fix predict " TEST_BACKEND ": text columns need an encoder or --reference-data", "[predict][fix]") {
-  auto const dir = kboost::test::temp_dir("fix_predict_text");
+TEST_CASE("predict input " TEST_BACKEND ": text columns need an encoder or --reference-data", "[predict][input]") {
+  auto const dir = kboost::test::temp_dir("predict_input_text");
   auto const model = kboost::test::write_file(dir, "tiny.json", kboost::test::tiny_model_json().dump());
   auto const data = kboost::test::write_file(dir, "p.csv", "a,b\nx,2\n");
   auto const train = kboost::test::write_file(dir, "t.csv", "a,b\nw,0\nx,0\n");
@@ -139,8 +140,8 @@ TEST_CASE("fix predict " TEST_BACKEND ": text columns need an encoder or --refer
   (void)rows;
 }
 
-TEST_CASE("fix predict " TEST_BACKEND ": columns must match the model's features", "[predict][fix]") {
-  auto const dir = kboost::test::temp_dir("fix_predict_cols");
+TEST_CASE("predict input " TEST_BACKEND ": columns must match the model's features", "[predict][input]") {
+  auto const dir = kboost::test::temp_dir("predict_input_cols");
   auto j = kboost::test::tiny_model_json();
   j["learner"]["feature_names"] = {"f0", "f1"};
   j["learner"]["feature_types"] = {"float", "float"};
@@ -160,12 +161,12 @@ TEST_CASE("fix predict " TEST_BACKEND ": columns must match the model's features
   CHECK(kboost::test::run_cli(dir, "predict --model " + model + " --data " + wide + " --out " + pred, out) != 0);
 }
 
-TEST_CASE("fix predict " TEST_BACKEND ": dense size guard and --repeat range", "[predict][fix]") {
+TEST_CASE("predict input " TEST_BACKEND ": dense size guard and --repeat range", "[predict][input]") {
   CHECK_THROWS_WITH(kboost::check_dense_size(1000000000, 2000000001, "x.svm"),
                     Catch::Matchers::ContainsSubstring("x.svm") && Catch::Matchers::ContainsSubstring("2000000001 features") &&
                         Catch::Matchers::ContainsSubstring("bytes"));
   CHECK_NOTHROW(kboost::check_dense_size(1000, 1000, "small"));
-  auto const dir = kboost::test::temp_dir("fix_predict_repeat");
+  auto const dir = kboost::test::temp_dir("predict_input_repeat");
   auto const model = kboost::test::write_file(dir, "tiny.json", kboost::test::tiny_model_json().dump());
   auto const data = kboost::test::write_file(dir, "d.csv", "1,2\n");
   std::string out;

@@ -1,4 +1,4 @@
-// Fixes from a new user's test of `kboost train`: eval files coded with the training file's
+// What `kboost train` checks and does with its inputs: eval files coded with the training file's
 // categories and label classes; --weight-file/--group-file only for the training file; label errors
 // naming file and row before the intercept; num_round/--threads ranges; repeated --eval_metric;
 // unknown config keys named with file and line; train --help.
@@ -14,8 +14,9 @@
 #include <kboost/engine/base_score.hpp>
 #include "tests/test_util.hpp"
 
-TEST_CASE("eval file is coded with the training file's categories and classes " TEST_BACKEND, "[io][readers][fix]") {
-  auto const dir = kboost::test::temp_dir("fix_train_codes");
+TEST_CASE("train input " TEST_BACKEND ": eval files are coded with the training file's categories and classes",
+          "[train][input][readers]") {
+  auto const dir = kboost::test::temp_dir("train_input_codes");
   auto const tr = kboost::test::write_file(dir, "tr.csv", "f0,f1,y\nred,1,cat\ngreen,2,dog\nblue,3,cat\n");
   // Lacks "blue" and "green", has an unseen "purple"; its own sorted codes would make red 1, not 2.
   auto const te = kboost::test::write_file(dir, "te.csv", "f0,f1,y\nred,1,dog\npurple,2,cat\n");
@@ -55,7 +56,7 @@ TEST_CASE("eval file is coded with the training file's categories and classes " 
   std::filesystem::remove_all(dir);
 }
 
-TEST_CASE("check_labels names file and 1-based row " TEST_BACKEND, "[train][fix]") {
+TEST_CASE("train input " TEST_BACKEND ": check_labels names the file and the 1-based row", "[train][input]") {
   kboost::ObjectiveParams p;
   p.name = "binary:logistic";
   float const y[] = {0.0f, 1.0f, -0.5f};
@@ -77,9 +78,9 @@ TEST_CASE("check_labels names file and 1-based row " TEST_BACKEND, "[train][fix]
   CHECK_NOTHROW(kboost::check_labels(p, ok, 2, "f.csv"));
 }
 
-TEST_CASE("kboost train: side files, label errors, ranges, eval_metric, config keys, help " TEST_BACKEND,
-          "[train][cli][fix]") {
-  auto const dir = kboost::test::temp_dir("fix_train_cli");
+TEST_CASE("train input " TEST_BACKEND ": kboost train's side files, label errors, ranges, eval_metric, config keys, help",
+          "[train][input][cli]") {
+  auto const dir = kboost::test::temp_dir("train_input_cli");
   auto const tr = kboost::test::write_file(dir, "tr.csv", "f0,y\n1,0\n2,1\n3,0\n4,1\n5,1\n6,0\n");
   auto const te = kboost::test::write_file(dir, "te.csv", "f0,y\n1,0\n4,1\n");
   auto const w = kboost::test::write_file(dir, "tr.weight", "1\n2\n1\n2\n1\n2\n");
