@@ -12,6 +12,7 @@
 /// in the smallest marker. For a model upstream 3.2 wrote, the bytes are identical to upstream's.
 /// Output bytes are a pure function of the Model (deterministic).
 #include <kboost/core/model.hpp>
+#include <kboost/core/objective.hpp>
 
 #include <string>
 
@@ -20,6 +21,11 @@ namespace kboost {
 /// Upstream's float text (src/common/charconv.cc ToChars, ryu-based): shortest round-trip digits
 /// in scientific form "d[.ddd]E<exp>", e.g. 0.5f -> "5E-1", 1.985f -> "1.985E0", 0 -> "0E0".
 std::string upstream_float_string(float v);
+
+/// The model file's "objective" object of `config` as compact JSON text, keys in upstream's
+/// (sorted) order, e.g. {"name":"binary:logistic","reg_loss_param":{"scale_pos_weight":"1"}}: the
+/// form Model::objective_config holds.
+std::string objective_config_json(ObjectiveConfig const& config);
 
 /// Text JSON bytes (compact, as upstream's `save_model("x.json")`). Throws std::runtime_error
 /// when a tree's array lengths disagree or tree_info does not match the trees.
