@@ -21,6 +21,7 @@
 #include <kboost/core/detail/atomic_file.hpp>
 #include <kboost/io/dataset_reader.hpp>
 #include <kboost/engine/booster.hpp>
+#include <kboost/engine/objective/objective.hpp>
 #include <kboost/engine/train_job.hpp>
 #include <kboost/engine/params.hpp>
 #include <kboost/io/model_reader.hpp>
@@ -108,7 +109,7 @@ TrainSetup parse_setup(TrainArgs& a, CLI::App& sub) {
   };
   out.params = parse_with_lines();
   if ((!a.read.group_file.empty() || !a.read.qid_column.empty()) &&
-      objective_kind(out.params.objective) != ObjectiveKind::kRank)
+      !objective_family(out.params.objective).capabilities().query_groups)
     throw std::runtime_error(std::string("train: ") + (a.read.group_file.empty() ? "--qid-column" : "--group-file") +
                              ": query groups apply to the rank:* objectives, not " + out.params.objective);
   if ((a.checkpoint_every > 0 || a.resume) && a.checkpoint_dir.empty())

@@ -2,10 +2,12 @@
 /// \file objective.hpp
 /// Learning objectives: parameters and the objective registry, following upstream XGBoost 3.2
 /// (src/objective/*). The registry (core/objective.cpp) is one table: objective name -> kind, output
-/// transform, margin link. The transforms themselves are in core/output_transform.hpp, the training
-/// gradients in kernels/gradients.hpp.
+/// transform, margin link, what prediction needs. The transforms themselves are in
+/// core/output_transform.hpp; everything training needs (gradients, intercept, labels, default
+/// metric, model-file parameters) is in the objective's family unit under engine/objective/.
 #include <cstddef>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace kboost {
@@ -68,40 +70,14 @@ bool is_known_objective(std::string const& name);
 /// Every objective name is_known_objective accepts, in kboost's table order.
 std::vector<std::string> known_objective_names();
 
-/// True when the objective trains one tree per class per round (multi:softprob / multi:softmax).
-inline bool is_multiclass(ObjectiveKind k) { return k == ObjectiveKind::kSoftprob || k == ObjectiveKind::kSoftmax; }
-
-/// True when upstream re-estimates every leaf of a new tree from the quantiles of its rows'
-/// residuals (ObjInfo::UpdateTreeLeaf: reg:absoluteerror at alpha 0.5, reg:quantileerror at each
-/// quantile_alpha; src/objective/adaptive.cc).
-inline bool refits_leaves(ObjectiveKind k) { return k == ObjectiveKind::kAbsoluteError || k == ObjectiveKind::kQuantile; }
-
-/// True when the objective's loss is element-wise over a label matrix, so that several label
-/// columns train one output each (upstream's `Targets(info) = labels.Shape(1)`: RegLossObj,
-/// squared log error, pseudo-Huber, Poisson, Tweedie, absolute error; src/objective/regression_obj.cu).
-constexpr bool is_multi_target(ObjectiveKind k) {
-  switch (k) {
-    case ObjectiveKind::kSquaredError:
-    case ObjectiveKind::kLogistic:
-    case ObjectiveKind::kLogitRaw:
-    case ObjectiveKind::kPoisson:
-    case ObjectiveKind::kGamma:
-    case ObjectiveKind::kTweedie:
-    case ObjectiveKind::kPseudoHuber:
-    case ObjectiveKind::kSquaredLogError:
-    case ObjectiveKind::kAbsoluteError: return true;
-    default: return false;
-  }
-}
-
-/// Outputs (trees per round) a training objective has: num_class for multi:*, one per
-/// quantile_alpha for reg:quantileerror, one per label column (n_targets) for the multi-target
-/// objectives, else 1.
-inline int objective_outputs(ObjectiveParams const& p, ObjectiveKind k, std::size_t n_targets = 1) {
-  if (is_multiclass(k)) return p.num_class;
-  if (k == ObjectiveKind::kQuantile) return static_cast<int>(p.quantile_alpha.size());
-  if (is_multi_target(k)) return static_cast<int>(n_targets);
-  return 1;
-}
+/// The model file's "objective" object as upstream 3.2 writes it: the objective's name and, for an
+/// objective with parameters, one parameter object (upstream's parameter struct, e.g.
+/// "reg_loss_param" of RegLossParam) whose values are strings as upstream's parameter manager
+/// prints them. Made by the objective's family (engine/objective), written by io/model_writer.
+struct ObjectiveConfig {
+  std::string name;
+  std::string param_object;                                 ///< e.g. "reg_loss_param"; "": none
+  std::vector<std::pair<std::string, std::string>> params;  ///< (parameter, value as text)
+};
 
 }  // namespace kboost

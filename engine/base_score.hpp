@@ -1,6 +1,7 @@
 #pragma once
 /// \file base_score.hpp
-/// Intercept estimation (boost_from_average) as upstream XGBoost 3.2
+/// Intercept estimation (boost_from_average) and the training label check, by the objective's
+/// family (engine/objective/), as upstream XGBoost 3.2
 /// (src/objective/init_estimation.cc FitIntercept::InitEstimation, src/objective/regression_obj.cu
 /// RegLossObj::InitEstimation -> common::FitInterceptGlmLike, src/common/stats.cc SampleMean /
 /// WeightedSampleMean / Quantile, src/objective/multiclass_obj.cu).
@@ -37,7 +38,7 @@ void check_labels(ObjectiveParams const& params, float const* labels, std::size_
                   std::size_t first_row = 0, std::size_t n_targets = 1);
 
 /// group_ptr: query groups (n_groups + 1 offsets; rank:* only, empty = one group).
-/// Multi-target objectives (core/objective.hpp is_multi_target) with n_groups > 1 take labels as
+/// Multi-target objectives (ObjectiveCapabilities::Outputs::kTargets) with n_groups > 1 take labels as
 /// rows × n_groups (row-major) and estimate each column's intercept as above (upstream's
 /// SampleMean / FitStump / Median loop over targets).
 std::vector<float> estimate_base_score(ObjectiveParams const& params, std::vector<float> const& labels,

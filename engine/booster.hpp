@@ -43,6 +43,8 @@
 #include <kboost/engine/categories.hpp>
 #include <kboost/engine/hist_tuner.hpp>
 #include <kboost/engine/metrics.hpp>
+#include <kboost/engine/objective/gradients.hpp>
+#include <kboost/engine/objective/objective.hpp>
 #include <kboost/engine/params.hpp>
 #include <kboost/engine/phase_times.hpp>
 #include <kboost/engine/detail/dart.hpp>
@@ -170,7 +172,7 @@ class BasicBooster {
   template <class F>
   void train(TrainParams const& p, HostDMatrix const& dtrain, CustomObjective<F> const& objective,
              std::vector<std::pair<std::string, HostDMatrix>> const& evals = {}, std::ostream* log = nullptr) {
-    if (objective_kind(p.objective) == ObjectiveKind::kAft)
+    if (objective_family(p.objective).capabilities().label_bounds)
       throw std::runtime_error("train: a custom objective cannot stand in for survival:aft (interval labels)");
     custom_gradients_ = [this, objective](matrix margin, Kokkos::View<const float*, memory_space> label,
                                           Kokkos::View<const float*, memory_space> weight,
@@ -256,13 +258,14 @@ EvalRound BasicBooster<ExecutionSpace>::evaluate(TrainParams const& p, Objective
                                                  std::vector<std::pair<std::string, HostDMatrix>> const& evals,
                                                  std::vector<matrix> const& margins) const {
   EvalRound out;
+  bool const classes = objective_family(kind).capabilities().outputs == ObjectiveCapabilities::Outputs::kClasses;
   for (std::size_t e = 0; e < evals.size(); ++e) {
     auto hm = counted_to_host(margins[e]);
     std::size_t const rows = hm.extent(0), groups = hm.extent(1);
     std::vector<float> preds(rows * groups);
     std::vector<float> tmp(groups);
     for (std::size_t i = 0; i < rows; ++i) {
-      if (is_multiclass(kind)) {
+      if (classes) {
         for (std::size_t g = 0; g < groups; ++g) tmp[g] = hm(i, g);
         softmax_inplace(tmp.data(), static_cast<int>(groups));
         for (std::size_t g = 0; g < groups; ++g) preds[i * groups + g] = tmp[g];
@@ -308,7 +311,8 @@ void BasicBooster<ExecutionSpace>::train(TrainParams const& p, HostDMatrix const
   using Mem = memory_space;
   compat::ScopedRegion region("kboost::train");
   // survival:aft learns from interval labels (label_lower_bound / label_upper_bound), not labels
-  bool const intervals = objective_kind(p.objective) == ObjectiveKind::kAft;
+  ObjectiveCapabilities const caps = objective_family(p.objective).capabilities();
+  bool const intervals = caps.label_bounds;
   auto const labelled = [intervals](HostDMatrix const& d) { return intervals ? d.has_label_bounds() : d.has_labels(); };
   char const* const what = intervals ? " has no label bounds (survival:aft: --label-lower-bound-column and "
                                        "--label-upper-bound-column)"
@@ -319,7 +323,7 @@ void BasicBooster<ExecutionSpace>::train(TrainParams const& p, HostDMatrix const
       throw std::runtime_error("train: eval set '" + e.first + "' has " + std::to_string(e.second.n_features) +
                                " features, the training data " + std::to_string(dtrain.n_features));
     if (!labelled(e.second)) throw std::runtime_error("train: eval set '" + e.first + "'" + what);
-    if (objective_kind(p.objective) == ObjectiveKind::kRank && dtrain.group_ptr.extent(0) > 0 &&
+    if (caps.query_groups && dtrain.group_ptr.extent(0) > 0 &&
         e.second.group_ptr.extent(0) == 0)
       throw std::runtime_error("train: eval set '" + e.first + "' has no query groups and the training data has: "
                                "ranking metrics would score it as one query (give its groups as a qid column or "
@@ -344,7 +348,8 @@ void BasicBooster<ExecutionSpace>::train(TrainParams const& p, HostDMatrix const
   history_.clear();
   ObjectiveParams obj = objective_params(p);
   ObjectiveKind const kind = objective_kind(obj.name);
-  if (dtrain.n_targets > 1 && !is_multi_target(kind))
+  bool const classes = caps.outputs == ObjectiveCapabilities::Outputs::kClasses;
+  if (dtrain.n_targets > 1 && caps.outputs != ObjectiveCapabilities::Outputs::kTargets)
     throw std::runtime_error("train: " + obj.name + " takes one label per row; the training data has " +
                              std::to_string(dtrain.n_targets) + " label columns (multi-target training takes "
                              "reg:squarederror, reg:squaredlogerror, reg:pseudohubererror, reg:absoluteerror, "
@@ -353,23 +358,14 @@ void BasicBooster<ExecutionSpace>::train(TrainParams const& p, HostDMatrix const
     if (e.second.n_targets != dtrain.n_targets)
       throw std::runtime_error("train: eval set '" + e.first + "' has " + std::to_string(e.second.n_targets) +
                                " label columns, the training data " + std::to_string(dtrain.n_targets));
-  int const n_groups = objective_outputs(obj, kind, dtrain.n_targets);
-  if (is_multiclass(kind) && p.num_class < 2) throw std::runtime_error("train: " + obj.name + " needs num_class >= 2");
+  int const n_groups = objective_outputs(obj, dtrain.n_targets);
+  if (classes && p.num_class < 2) throw std::runtime_error("train: " + obj.name + " needs num_class >= 2");
   if (n_groups < 1) throw std::runtime_error("train: " + obj.name + " needs quantile_alpha");
-  if (kind == ObjectiveKind::kRank && dtrain.has_weights())
+  if (!caps.row_weights && dtrain.has_weights())
     throw std::runtime_error("train: " + obj.name + " takes no row weights (upstream weighs whole query groups, which "
                              "kboost does not read yet)");
-  if (comm_->size() > 1 && kind == ObjectiveKind::kRank)
-    throw AgreedError("train: " + obj.name + " is not available on several ranks yet (its pairs run over whole query "
-                      "groups)");
-  if (comm_->size() > 1 && kind == ObjectiveKind::kAft)
-    throw AgreedError("train: survival:aft is not available on several ranks yet");
-  if (comm_->size() > 1 && kind == ObjectiveKind::kCox)
-    throw AgreedError("train: survival:cox is not available on several ranks yet (its risk sets run over all rows "
-                      "in time order)");
-  if (comm_->size() > 1 && refits_leaves(kind))
-    throw AgreedError("train: " + obj.name + " is not available on several ranks yet (its leaf refit takes quantiles "
-                      "of each leaf's residuals over all rows)");
+  if (comm_->size() > 1 && caps.single_rank_reason != nullptr)
+    throw AgreedError("train: " + obj.name + " is not available on several ranks yet" + caps.single_rank_reason);
   std::size_t const rows = dtrain.n_rows;
   std::vector<std::uint8_t> categorical;
   run_on_all_ranks(*comm_, [&] { categorical = categorical_features(p, dtrain); });
@@ -415,7 +411,7 @@ void BasicBooster<ExecutionSpace>::train(TrainParams const& p, HostDMatrix const
     base_score = start_model_.base_score;  // upstream keeps the model's intercept
   else if (p.base_score.has_value())  // upstream resizes a given intercept to every output
     base_score.assign(static_cast<std::size_t>(n_groups), *p.base_score);
-  else if (!p.boost_from_average || kind == ObjectiveKind::kAft || custom_gradients_)
+  else if (!p.boost_from_average || !caps.estimates_intercept || custom_gradients_)
     // upstream's default intercept (AFT: ObjFunction's; a custom objective: BoostOneIter fits none)
     base_score.assign(static_cast<std::size_t>(n_groups), 0.5f);
   else
@@ -460,8 +456,8 @@ void BasicBooster<ExecutionSpace>::train(TrainParams const& p, HostDMatrix const
   // a given base_score turns the estimate off, as upstream's LearnerModelParamLegacy records it
   model_.boost_from_average = continuing ? start_model_.boost_from_average
                                          : p.boost_from_average && !p.base_score.has_value();
-  model_.num_class = is_multiclass(kind) ? p.num_class : 0;
-  model_.num_target = is_multiclass(kind) ? 1 : n_groups;
+  model_.num_class = classes ? p.num_class : 0;
+  model_.num_target = classes ? 1 : n_groups;
   model_.num_feature = static_cast<int>(dtrain.n_features);
   model_.feature_names = dtrain.info.feature_names;
   model_.feature_types = model_feature_types(dtrain, categorical);
@@ -547,6 +543,20 @@ void BasicBooster<ExecutionSpace>::fit_rounds(TrainParams const& p, HostDMatrix 
                              "with no eval_metric leaves none");
 
   std::vector<std::uint32_t> const groups = group_offsets(dtrain);
+  ObjectiveCapabilities const caps = objective_family(kind).capabilities();
+  auto const round_inputs = [&](int round) {  // what the objective's gradients read this round
+    GradientInputs<Mem> in;
+    in.margin = Kokkos::View<const float**, Kokkos::LayoutRight, Mem>(margin);
+    in.label = label;
+    in.weight = weight;
+    in.has_bounds = true;
+    in.lower = dtrain.label_lower_bound;
+    in.upper = dtrain.label_upper_bound;
+    in.host_weight = dtrain.weight;
+    in.group_ptr = &groups;
+    in.iteration = static_cast<std::uint32_t>(round);
+    return in;
+  };
   auto gpair = allocate_view<Kokkos::View<GradientPair**, Kokkos::LayoutRight, Mem>>("kboost::train::gpair", false, n_groups, rows);
   auto gq = allocate_view<Kokkos::View<GradientPairInt64*, Mem>>("kboost::train::gq", false, rows);
   std::vector<int> all_features(dtrain.n_features);
@@ -578,17 +588,8 @@ void BasicBooster<ExecutionSpace>::fit_rounds(TrainParams const& p, HostDMatrix 
       PhaseTimer t(times_.gradients);
       if (custom_gradients_)
         custom_gradients_(margin, label, weight, gpair);
-      else if (kind == ObjectiveKind::kAft)
-        aft_gradients(obj, Kokkos::View<const float**, Kokkos::LayoutRight, Mem>(margin),
-                      Kokkos::View<const float*, Kokkos::HostSpace>(dtrain.label_lower_bound),
-                      Kokkos::View<const float*, Kokkos::HostSpace>(dtrain.label_upper_bound),
-                      Kokkos::View<const float*, Kokkos::HostSpace>(dtrain.weight), gpair);
-      else if (kind == ObjectiveKind::kRank)
-        lambdarank_gradients(obj, Kokkos::View<const float**, Kokkos::LayoutRight, Mem>(margin),
-                             Kokkos::View<const float*, Mem>(label), groups, static_cast<std::uint32_t>(round), gpair);
       else
-        compute_gradients(space_, obj, Kokkos::View<const float**, Kokkos::LayoutRight, Mem>(margin),
-                          Kokkos::View<const float*, Mem>(label), Kokkos::View<const float*, Mem>(weight), gpair);
+        objective_gradients(space_, obj, round_inputs(round), gpair);
       subsample_rows(space_, p.subsample, p.seed, round, gpair, first_row);
     }
     for (int g = 0; g < n_groups; ++g) {
@@ -602,8 +603,8 @@ void BasicBooster<ExecutionSpace>::fit_rounds(TrainParams const& p, HostDMatrix 
       std::uint64_t const tree_key = static_cast<std::uint64_t>(round) * static_cast<std::uint64_t>(n_groups) + g;
       auto const features = sample_features(all_features, p.colsample_bytree, p.seed, kTreeColStream, tree_key);
       LeafRefit<Mem> refit;
-      if (refits_leaves(kind)) {
-        double const alpha = kind == ObjectiveKind::kQuantile ? obj.quantile_alpha[static_cast<std::size_t>(g)] : 0.5;
+      if (caps.refits_leaves) {
+        double const alpha = objective_family(kind).leaf_quantile(obj, g);
         refit = [&, g, alpha](Kokkos::View<const std::int32_t*, Mem> ridx, std::vector<LeafSegment>& leaves) {
           auto const q = leaf_residual_quantiles(space_, ridx, leaves, label, Kokkos::View<const float**, Kokkos::LayoutRight, Mem>(margin), g,
                                                  weight, Kokkos::View<const GradientPair**, Kokkos::LayoutRight, Mem>(gpair), alpha);

@@ -12,9 +12,10 @@
 #include <kboost/core/objective.hpp>
 #include <kboost/core/portable_math.hpp>
 #include <kboost/core/output_transform.hpp>
-#include <kboost/kernels/detail/aft.hpp>
-#include <kboost/kernels/detail/cox.hpp>
-#include <kboost/kernels/detail/lambdarank.hpp>
+#include <kboost/engine/objective/aft.hpp>
+#include <kboost/engine/objective/cox.hpp>
+#include <kboost/engine/objective/lambdarank.hpp>
+#include <kboost/engine/objective/objective.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -22,7 +23,6 @@
 #include <functional>
 #include <limits>
 #include <numeric>
-#include <sstream>
 #include <stdexcept>
 
 namespace kboost {
@@ -30,18 +30,176 @@ namespace {
 
 constexpr float kRtEps = 1e-6f;
 
-/// Σ loss(y, p)·w and Σ w over rows (one output per row), in double, row order.
-template <class Loss>
-std::pair<double, double> reduce_rows(std::vector<float> const& preds, std::vector<float> const& labels,
-                                      std::vector<float> const& weights, Loss loss) {
+// ---- element-wise metrics (upstream EvalEWiseBase<Loss>): a float loss per (label, prediction),
+// times the row's weight, summed in double in row order, then the metric's reduction
+
+/// Upstream's EvalRow*::EvalRow of one row: label y, (transformed) prediction p, the metric's
+/// argument (its @value or default; unused by most).
+using RowLoss = float (*)(float y, float p, float arg);
+
+float squared_error(float y, float p, float) {  // EvalRowRMSE
+  float d = y - p;
+  return d * d;
+}
+
+float squared_log_error(float y, float p, float) {  // EvalRowRMSLE
+  float d = std::log1p(y) - std::log1p(p);
+  return d * d;
+}
+
+float absolute_error(float y, float p, float) { return std::abs(y - p); }  // EvalRowMAE
+
+float absolute_percentage_error(float y, float p, float) { return std::abs((y - p) / y); }  // EvalRowMAPE
+
+float pseudo_huber_error(float y, float p, float slope) {  // PseudoErrorLoss::Eval
+  float const r = (y - p) / slope;
+  return slope * slope * (std::sqrt(1 + r * r) - 1);
+}
+
+float log_loss(float y, float py, float) {  // EvalRowLogLoss
+  float const eps = 1e-16f;
+  float const pneg = 1.0f - py;
+  if (py < eps) return -y * pmath::logf(eps) - (1.0f - y) * pmath::logf(1.0f - eps);
+  if (pneg < eps) return -y * pmath::logf(1.0f - eps) - (1.0f - y) * pmath::logf(eps);
+  return -y * pmath::logf(py) - (1.0f - y) * pmath::logf(pneg);
+}
+
+float classification_error(float y, float p, float threshold) { return p > threshold ? 1.0f - y : y; }  // EvalError
+
+float poisson_nloglik(float y, float py, float) {  // EvalPoissonNegLogLik
+  float const eps = 1e-16f;
+  if (py < eps) py = eps;
+  return std::lgamma(y + 1.0f) + py - pmath::logf(py) * y;
+}
+
+float gamma_nloglik(float y, float py, float) {  // EvalGammaNLogLik
+  py = std::max(py, 1e-6f);
+  float const psi = 1.0f;
+  float const theta = static_cast<float>(-1. / py);
+  float const a = psi;
+  float const b = -pmath::logf(-theta);
+  float const c = 0;
+  return -((y * theta - b) / a + c);
+}
+
+float gamma_deviance(float label, float predt, float) {  // EvalGammaDeviance
+  predt += kRtEps;
+  label += kRtEps;
+  return pmath::logf(predt / label) + label / predt - 1;
+}
+
+float tweedie_nloglik(float y, float p, float rho) {  // EvalTweedieNLogLik
+  float const a = y * pmath::expf((1 - rho) * pmath::logf(p)) / (1 - rho);
+  float const b = pmath::expf((2 - rho) * pmath::logf(p)) / (2 - rho);
+  return -a + b;
+}
+
+/// How a metric turns (Σ loss·w, Σ w) into its value (upstream's GetFinal).
+enum class Reduction {
+  kMean,           ///< Σ/Σw (Σ itself when Σw = 0)
+  kRootMean,       ///< sqrt of kMean
+  kGammaDeviance,  ///< 2·Σ/Σw, Σw ≤ 0 taken as kRtEps
+};
+
+/// Whether a metric takes an @argument.
+enum class Argument { kNone, kOptional, kRequired };
+
+struct ElementWiseMetric {
+  char const* name;
+  RowLoss loss;
+  Reduction reduction;
+  Argument argument;
+  float default_argument;  ///< kOptional's value without @
+};
+
+/// Every element-wise metric (upstream src/metric/elementwise_metric.cu). Multi-target labels
+/// take these only.
+constexpr ElementWiseMetric kElementWiseMetrics[] = {
+    {"rmse", squared_error, Reduction::kRootMean, Argument::kNone, 0},
+    {"rmsle", squared_log_error, Reduction::kRootMean, Argument::kNone, 0},
+    {"mae", absolute_error, Reduction::kMean, Argument::kNone, 0},
+    {"mape", absolute_percentage_error, Reduction::kMean, Argument::kNone, 0},
+    {"mphe", pseudo_huber_error, Reduction::kMean, Argument::kOptional, 1.0f},
+    {"logloss", log_loss, Reduction::kMean, Argument::kNone, 0},
+    {"error", classification_error, Reduction::kMean, Argument::kOptional, 0.5f},
+    {"poisson-nloglik", poisson_nloglik, Reduction::kMean, Argument::kNone, 0},
+    {"gamma-nloglik", gamma_nloglik, Reduction::kMean, Argument::kNone, 0},
+    {"gamma-deviance", gamma_deviance, Reduction::kGammaDeviance, Argument::kNone, 0},
+    {"tweedie-nloglik", tweedie_nloglik, Reduction::kMean, Argument::kRequired, 0},
+};
+
+ElementWiseMetric const* find_element_wise(std::string const& base) {
+  for (auto const& m : kElementWiseMetrics)
+    if (base == m.name) return &m;
+  return nullptr;
+}
+
+double reduce(Reduction r, double esum, double wsum) {
+  switch (r) {
+    case Reduction::kRootMean: return wsum == 0 ? std::sqrt(esum) : std::sqrt(esum / wsum);
+    case Reduction::kGammaDeviance: {
+      double const w = wsum <= 0 ? kRtEps : wsum;
+      return 2 * esum / w;
+    }
+    case Reduction::kMean: break;
+  }
+  return wsum == 0 ? esum : esum / wsum;
+}
+
+/// Element-wise metric `m` over rows (one output per row); `arg`: the text after '@', or empty.
+double evaluate_element_wise(ElementWiseMetric const& m, std::string const& name, std::string const& arg,
+                             std::vector<float> const& preds, std::vector<float> const& labels,
+                             std::vector<float> const& weights) {
+  float argument = 0;
+  if (m.argument == Argument::kRequired && arg.empty())
+    throw std::runtime_error("metric " + name + ": " + m.name + " needs @rho");
+  if (m.argument != Argument::kNone) argument = arg.empty() ? m.default_argument : std::stof(arg);
   double esum = 0, wsum = 0;
   for (std::size_t i = 0; i < labels.size(); ++i) {
     float const w = weights.empty() ? 1.0f : weights[i];
-    esum += loss(labels[i], preds[i]) * w;
+    esum += m.loss(labels[i], preds[i], argument) * w;
     wsum += w;
   }
-  return {esum, wsum};
+  return reduce(m.reduction, esum, wsum);
 }
+
+// ---- multi-class metrics (upstream src/metric/multiclass_metric.cu): a float loss per row of
+// class probabilities
+
+/// Loss of one row's n class probabilities p for class `label`.
+using ClassLoss = float (*)(float const* p, int label, int n);
+
+float multi_log_loss(float const* p, int label, int) {  // EvalMultiLogLoss
+  float const eps = 1e-16f;
+  return p[label] > eps ? -pmath::logf(p[label]) : -pmath::logf(eps);
+}
+
+float multi_error(float const* p, int label, int n) { return argmax(p, n) != label ? 1.0f : 0.0f; }  // EvalMatchError
+
+struct ClassMetric {
+  char const* name;
+  ClassLoss loss;
+};
+
+constexpr ClassMetric kClassMetrics[] = {{"mlogloss", multi_log_loss}, {"merror", multi_error}};
+
+double evaluate_class_metric(ClassMetric const& m, std::string const& name, std::vector<float> const& preds,
+                             std::vector<float> const& labels, std::vector<float> const& weights, int n_groups) {
+  double esum = 0, wsum = 0;
+  for (std::size_t i = 0; i < labels.size(); ++i) {
+    float const w = weights.empty() ? 1.0f : weights[i];
+    int const label = static_cast<int>(labels[i]);
+    if (label < 0 || label >= n_groups)
+      throw std::runtime_error("metric " + name + ": label " + std::to_string(labels[i]) + " of row " +
+                               std::to_string(i) + " is not in [0, num_class)");
+    float const loss = m.loss(preds.data() + i * static_cast<std::size_t>(n_groups), label, n_groups);
+    esum += loss * w;
+    wsum += w;
+  }
+  return wsum == 0 ? esum : esum / wsum;
+}
+
+// ---- metrics over the whole set
 
 double binary_auc(std::vector<float> const& preds, std::vector<float> const& labels, std::vector<float> const& weights) {
   std::size_t const n = labels.size();
@@ -72,14 +230,56 @@ double binary_auc(std::vector<float> const& preds, std::vector<float> const& lab
   return auc / (fp * tp);
 }
 
+/// QuantileError: the mean pinball loss over rows and quantile_alpha, one output group per alpha.
+double quantile_metric(std::vector<float> const& preds, std::vector<float> const& labels,
+                       std::vector<float> const& weights, int n_groups, std::vector<float> const& quantile_alpha) {
+  if (quantile_alpha.empty() || static_cast<int>(quantile_alpha.size()) != n_groups)
+    throw std::runtime_error("metric quantile: needs one quantile_alpha per output (" +
+                             std::to_string(quantile_alpha.size()) + " alphas, " + std::to_string(n_groups) + " outputs)");
+  double esum = 0, wsum = 0;
+  for (std::size_t i = 0; i < labels.size(); ++i) {
+    float const w = weights.empty() ? 1.0f : weights[i];
+    for (int q = 0; q < n_groups; ++q) {
+      float const a = quantile_alpha[static_cast<std::size_t>(q)];
+      float const d = labels[i] - preds[i * static_cast<std::size_t>(n_groups) + q];
+      float const sign = d >= 0.0f;
+      float const loss = (a * sign * d) - (1.0f - a) * (1.0f - sign) * d;
+      esum += loss * w;
+      wsum += w;
+    }
+  }
+  return esum / wsum;
+}
+
+/// EvalCox (rank_metric.cc): preds are exp(margin), |label| sorts the times.
+double cox_nloglik(std::vector<float> const& preds, std::vector<float> const& labels) {
+  std::size_t const n = labels.size();
+  auto const order = detail::label_abs_order(labels.data(), n);
+  double exp_p_sum = 0;
+  for (std::size_t i = 0; i < n; ++i) exp_p_sum += preds[i];
+  double out = 0, accumulated_sum = 0;
+  std::size_t events = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    std::size_t const ind = order[i];
+    float const label = labels[ind];
+    if (label > 0) {
+      out -= std::log(preds[ind]) - std::log(exp_p_sum);
+      ++events;
+    }
+    accumulated_sum += preds[ind];
+    if (i == n - 1 || std::fabs(label) < std::fabs(labels[order[i + 1]])) {
+      exp_p_sum -= accumulated_sum;
+      accumulated_sum = 0;
+    }
+  }
+  return out / static_cast<double>(events);
+}
+
 /// An element-wise metric over rows × targets labels (upstream's EvalEWiseBase: every (row,
 /// target) element a sample with its row's weight).
 double multi_target_metric(std::string const& name, std::vector<float> const& preds, std::vector<float> const& labels,
                            std::vector<float> const& weights, int n_targets) {
-  std::string const base = name.substr(0, name.find('@'));
-  static char const* const kElementWise[] = {"rmse", "rmsle", "mae", "mape", "mphe", "logloss", "error",
-                                             "poisson-nloglik", "gamma-nloglik", "gamma-deviance", "tweedie-nloglik"};
-  if (std::find(std::begin(kElementWise), std::end(kElementWise), base) == std::end(kElementWise))
+  if (find_element_wise(name.substr(0, name.find('@'))) == nullptr)
     throw std::runtime_error("metric " + name + ": not available for " + std::to_string(n_targets) +
                              " label columns (multi-target takes the element-wise metrics)");
   std::size_t const targets = static_cast<std::size_t>(n_targets), rows = labels.size() / targets;
@@ -102,174 +302,27 @@ double evaluate_metric(std::string const& name, std::vector<float> const& preds,
     throw std::runtime_error("metric " + name + ": " + std::to_string(preds.size()) + " predictions, " +
                              std::to_string(n) + " labels, " + std::to_string(weights.size()) + " weights, " +
                              std::to_string(n_groups) + " groups do not match");
-  auto const mean = [](std::pair<double, double> r) { return r.second == 0 ? r.first : r.first / r.second; };
-  std::string base = name;
-  std::string arg;
-  if (auto at = name.find('@'); at != std::string::npos) {
-    base = name.substr(0, at);
-    arg = name.substr(at + 1);
-  }
-  if (base == "quantile") {
-    if (quantile_alpha.empty() || static_cast<int>(quantile_alpha.size()) != n_groups)
-      throw std::runtime_error("metric quantile: needs one quantile_alpha per output (" +
-                               std::to_string(quantile_alpha.size()) + " alphas, " + std::to_string(n_groups) + " outputs)");
-    double esum = 0, wsum = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-      float const w = weights.empty() ? 1.0f : weights[i];
-      for (int q = 0; q < n_groups; ++q) {
-        float const a = quantile_alpha[static_cast<std::size_t>(q)];
-        float const d = labels[i] - preds[i * static_cast<std::size_t>(n_groups) + q];
-        float const sign = d >= 0.0f;
-        float const loss = (a * sign * d) - (1.0f - a) * (1.0f - sign) * d;
-        esum += loss * w;
-        wsum += w;
-      }
-    }
-    return esum / wsum;
-  }
-  if (base == "cox-nloglik") {  // EvalCox (rank_metric.cc): preds are exp(margin), |label| sorts the times
-    auto const order = detail::label_abs_order(labels.data(), n);
-    double exp_p_sum = 0;
-    for (std::size_t i = 0; i < n; ++i) exp_p_sum += preds[i];
-    double out = 0, accumulated_sum = 0;
-    std::size_t events = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-      std::size_t const ind = order[i];
-      float const label = labels[ind];
-      if (label > 0) {
-        out -= std::log(preds[ind]) - std::log(exp_p_sum);
-        ++events;
-      }
-      accumulated_sum += preds[ind];
-      if (i == n - 1 || std::fabs(label) < std::fabs(labels[order[i + 1]])) {
-        exp_p_sum -= accumulated_sum;
-        accumulated_sum = 0;
-      }
-    }
-    return out / static_cast<double>(events);
-  }
+  auto const at = name.find('@');
+  std::string const base = name.substr(0, at);
+  std::string const arg = at == std::string::npos ? std::string() : name.substr(at + 1);
+  if (base == "quantile") return quantile_metric(preds, labels, weights, n_groups, quantile_alpha);
+  if (base == "cox-nloglik") return cox_nloglik(preds, labels);
   if (n_groups > 1) {
-    if (base != "mlogloss" && base != "merror")
-      throw std::runtime_error("metric " + name + ": not supported for " + std::to_string(n_groups) + " outputs");
-    double esum = 0, wsum = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-      float const w = weights.empty() ? 1.0f : weights[i];
-      int const label = static_cast<int>(labels[i]);
-      if (label < 0 || label >= n_groups)
-        throw std::runtime_error("metric " + name + ": label " + std::to_string(labels[i]) + " of row " +
-                                 std::to_string(i) + " is not in [0, num_class)");
-      float const* p = preds.data() + i * static_cast<std::size_t>(n_groups);
-      float loss;
-      if (base == "mlogloss") {
-        float const eps = 1e-16f;
-        loss = p[label] > eps ? -pmath::logf(p[label]) : -pmath::logf(eps);
-      } else {
-        loss = argmax(p, n_groups) != label ? 1.0f : 0.0f;
-      }
-      esum += loss * w;
-      wsum += w;
-    }
-    return wsum == 0 ? esum : esum / wsum;
-  }
-  if (base == "rmse") {
-    auto r = reduce_rows(preds, labels, weights, [](float y, float p) { float d = y - p; return d * d; });
-    return r.second == 0 ? std::sqrt(r.first) : std::sqrt(r.first / r.second);
-  }
-  if (base == "rmsle") {
-    auto r = reduce_rows(preds, labels, weights, [](float y, float p) {
-      float d = std::log1p(y) - std::log1p(p);
-      return d * d;
-    });
-    return r.second == 0 ? std::sqrt(r.first) : std::sqrt(r.first / r.second);
-  }
-  if (base == "mae") return mean(reduce_rows(preds, labels, weights, [](float y, float p) { return std::abs(y - p); }));
-  if (base == "mape")
-    return mean(reduce_rows(preds, labels, weights, [](float y, float p) { return std::abs((y - p) / y); }));
-  if (base == "mphe") {
-    float const slope = arg.empty() ? 1.0f : std::stof(arg);
-    return mean(reduce_rows(preds, labels, weights, [slope](float y, float p) {  // PseudoErrorLoss::Eval
-      float const r = (y - p) / slope;
-      return slope * slope * (std::sqrt(1 + r * r) - 1);
-    }));
-  }
-  if (base == "logloss") {
-    return mean(reduce_rows(preds, labels, weights, [](float y, float py) {
-      float const eps = 1e-16f;
-      float const pneg = 1.0f - py;
-      if (py < eps) return -y * pmath::logf(eps) - (1.0f - y) * pmath::logf(1.0f - eps);
-      if (pneg < eps) return -y * pmath::logf(1.0f - eps) - (1.0f - y) * pmath::logf(eps);
-      return -y * pmath::logf(py) - (1.0f - y) * pmath::logf(pneg);
-    }));
-  }
-  if (base == "error") {
-    float const t = arg.empty() ? 0.5f : std::stof(arg);
-    return mean(reduce_rows(preds, labels, weights, [t](float y, float p) { return p > t ? 1.0f - y : y; }));
+    for (auto const& m : kClassMetrics)
+      if (base == m.name) return evaluate_class_metric(m, name, preds, labels, weights, n_groups);
+    throw std::runtime_error("metric " + name + ": not supported for " + std::to_string(n_groups) + " outputs");
   }
   if (base == "auc") return binary_auc(preds, labels, weights);
-  if (base == "poisson-nloglik") {
-    return mean(reduce_rows(preds, labels, weights, [](float y, float py) {
-      float const eps = 1e-16f;
-      if (py < eps) py = eps;
-      return std::lgamma(y + 1.0f) + py - pmath::logf(py) * y;
-    }));
-  }
-  if (base == "gamma-nloglik") {
-    return mean(reduce_rows(preds, labels, weights, [](float y, float py) {
-      py = std::max(py, 1e-6f);
-      float const psi = 1.0f;
-      float const theta = static_cast<float>(-1. / py);
-      float const a = psi;
-      float const b = -pmath::logf(-theta);
-      float const c = 0;
-      return -((y * theta - b) / a + c);
-    }));
-  }
-  if (base == "gamma-deviance") {
-    auto r = reduce_rows(preds, labels, weights, [](float label, float predt) {
-      predt += kRtEps;
-      label += kRtEps;
-      return pmath::logf(predt / label) + label / predt - 1;
-    });
-    double wsum = r.second <= 0 ? kRtEps : r.second;
-    return 2 * r.first / wsum;
-  }
-  if (base == "tweedie-nloglik") {
-    if (arg.empty()) throw std::runtime_error("metric " + name + ": tweedie-nloglik needs @rho");
-    float const rho = std::stof(arg);
-    return mean(reduce_rows(preds, labels, weights, [rho](float y, float p) {
-      float const a = y * pmath::expf((1 - rho) * pmath::logf(p)) / (1 - rho);
-      float const b = pmath::expf((2 - rho) * pmath::logf(p)) / (2 - rho);
-      return -a + b;
-    }));
-  }
+  if (ElementWiseMetric const* m = find_element_wise(base))
+    return evaluate_element_wise(*m, name, arg, preds, labels, weights);
   throw std::runtime_error("unknown metric '" + name + "'");
 }
 
 std::string default_metric(std::string const& objective, float tweedie_variance_power) {
-  switch (objective_kind(objective)) {
-    case ObjectiveKind::kSquaredError:
-    case ObjectiveKind::kLogistic:
-      return objective == "binary:logistic" ? "logloss" : "rmse";
-    case ObjectiveKind::kSquaredLogError: return "rmsle";
-    case ObjectiveKind::kLogitRaw: return "logloss";
-    case ObjectiveKind::kSoftprob:
-    case ObjectiveKind::kSoftmax: return "mlogloss";
-    case ObjectiveKind::kPoisson: return "poisson-nloglik";
-    case ObjectiveKind::kGamma: return "gamma-deviance";
-    case ObjectiveKind::kTweedie: {
-      std::ostringstream os;
-      os << "tweedie-nloglik@" << tweedie_variance_power;
-      return os.str();
-    }
-    case ObjectiveKind::kPseudoHuber: return "mphe";
-    case ObjectiveKind::kAbsoluteError: return "mae";
-    case ObjectiveKind::kQuantile: return "quantile";
-    case ObjectiveKind::kCox: return "cox-nloglik";
-    case ObjectiveKind::kAft: return "aft-nloglik";
-    case ObjectiveKind::kRank: return objective == "rank:map" ? "map" : "ndcg";
-    case ObjectiveKind::kHinge: return "error";  // upstream HingeObj; objective_kind() rejects hinge first
-  }
-  return "rmse";
+  ObjectiveParams p;
+  p.name = objective;
+  p.tweedie_variance_power = tweedie_variance_power;
+  return objective_family(objective).default_metric(p);
 }
 
 bool is_interval_metric(std::string const& name) {
@@ -303,17 +356,9 @@ double evaluate_interval_metric(std::string const& name, std::vector<float> cons
   return wsum == 0 ? esum : esum / wsum;
 }
 
-std::string default_metric(ObjectiveParams const& obj) {
-  std::string const base = default_metric(obj.name, obj.tweedie_variance_power);
-  if (objective_kind(obj.name) != ObjectiveKind::kRank || obj.lambdarank_pair_method == "mean") return base;
-  return base + "@" + std::to_string(detail::lambdarank_num_pair(obj));
-}
+std::string default_metric(ObjectiveParams const& obj) { return objective_family(obj.name).configured_metric(obj); }
 
-std::size_t rank_default_k(ObjectiveParams const& obj) {
-  bool const untruncated = objective_kind(obj.name) == ObjectiveKind::kRank && obj.lambdarank_pair_method == "mean" &&
-                           obj.name != "rank:map";  // rank:map hands its metric no parameters
-  return untruncated ? static_cast<std::size_t>(-1) : 32;
-}
+std::size_t rank_default_k(ObjectiveParams const& obj) { return objective_family(obj.name).default_metric_k(obj); }
 
 namespace {
 

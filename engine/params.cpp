@@ -5,9 +5,8 @@
 
 #include <kboost/engine/detail/nearest_name.hpp>
 #include <kboost/engine/detail/param_table.hpp>
+#include <kboost/engine/objective/objective.hpp>
 #include <kboost/io/model_writer.hpp>
-
-#include <nlohmann/json.hpp>
 
 #include <sstream>
 #include <stdexcept>
@@ -47,10 +46,11 @@ TrainParams parse_params(std::map<std::string, std::string> const& kv) {
           throw std::runtime_error("parameter " + key + " = " + detail::trim_blanks(value) + " applies to booster = dart only (booster = " +
                                    p.booster + ")");
   ObjectiveKind const kind = objective_kind(p.objective);
-  if (is_multiclass(kind) && p.num_class < 2)
+  auto const outputs = objective_family(kind).capabilities().outputs;
+  if (outputs == ObjectiveCapabilities::Outputs::kClasses && p.num_class < 2)
     throw std::runtime_error("parameter num_class = " + std::to_string(p.num_class) + ": " + p.objective +
                              " needs num_class >= 2");
-  if (kind == ObjectiveKind::kQuantile && p.quantile_alpha.empty())
+  if (outputs == ObjectiveCapabilities::Outputs::kQuantiles && p.quantile_alpha.empty())
     throw std::runtime_error("parameter objective = reg:quantileerror needs quantile_alpha (e.g. 0.5 or [0.1,0.5,0.9])");
   if (p.grow_policy == "depthwise" && p.max_depth == 0 && p.max_leaves == 0)
     throw std::runtime_error("parameter max_depth = 0: depthwise growth needs max_depth > 0 or max_leaves > 0");
@@ -86,52 +86,7 @@ std::string quantile_alpha_string(std::vector<float> const& alpha) {
 
 std::string objective_config(TrainParams const& p, ObjectiveParams const& obj) {
   (void)p;
-  nlohmann::json j = nlohmann::json::object();
-  j["name"] = obj.name;
-  switch (objective_kind(obj.name)) {
-    case ObjectiveKind::kSquaredError:
-    case ObjectiveKind::kLogistic:
-    case ObjectiveKind::kLogitRaw:
-    case ObjectiveKind::kGamma:
-      j["reg_loss_param"] = {{"scale_pos_weight", param_float_string(obj.scale_pos_weight)}};
-      break;
-    case ObjectiveKind::kSoftprob:
-    case ObjectiveKind::kSoftmax:
-      j["softmax_multiclass_param"] = {{"num_class", std::to_string(obj.num_class)}};
-      break;
-    case ObjectiveKind::kPoisson:
-      j["poisson_regression_param"] = {{"max_delta_step", param_float_string(obj.poisson_max_delta_step)}};
-      break;
-    case ObjectiveKind::kTweedie:
-      j["tweedie_regression_param"] = {{"tweedie_variance_power", param_float_string(obj.tweedie_variance_power)}};
-      break;
-    case ObjectiveKind::kPseudoHuber:
-      j["pseudo_huber_param"] = {{"huber_slope", param_float_string(obj.huber_slope)}};
-      break;
-    case ObjectiveKind::kQuantile:
-      j["quantile_loss_param"] = {{"quantile_alpha", quantile_alpha_string(obj.quantile_alpha)}};
-      break;
-    case ObjectiveKind::kAft:
-      j["aft_loss_param"] = {{"aft_loss_distribution", obj.aft_loss_distribution},
-                             {"aft_loss_distribution_scale", param_float_string(obj.aft_loss_distribution_scale)}};
-      break;
-    case ObjectiveKind::kRank: {  // ltr::LambdaRankParam; an unset pair count is upstream's NotSet (uint32 max)
-      auto const flag = [](bool b) { return std::string(b ? "1" : "0"); };
-      j["lambdarank_param"] = {
-          {"lambdarank_bias_norm", param_float_string(obj.lambdarank_bias_norm)},
-          {"lambdarank_normalization", flag(obj.lambdarank_normalization)},
-          {"lambdarank_num_pair_per_sample", obj.lambdarank_num_pair_per_sample > 0
-                                                 ? std::to_string(obj.lambdarank_num_pair_per_sample)
-                                                 : std::string("4294967295")},
-          {"lambdarank_pair_method", obj.lambdarank_pair_method},
-          {"lambdarank_score_normalization", flag(obj.lambdarank_score_normalization)},
-          {"lambdarank_unbiased", "0"},
-          {"ndcg_exp_gain", flag(obj.ndcg_exp_gain)}};
-      break;
-    }
-    default: break;
-  }
-  return j.dump();
+  return objective_config_json(objective_family(obj.name).model_config(obj));
 }
 
 }  // namespace kboost

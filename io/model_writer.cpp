@@ -446,6 +446,17 @@ void write_ubj(Node const& n, std::string& out) {
 
 }  // namespace
 
+std::string objective_config_json(ObjectiveConfig const& config) {
+  nlohmann::json j = nlohmann::json::object();  // keys sorted (std::map), as upstream writes them
+  j["name"] = config.name;
+  if (!config.param_object.empty()) {
+    nlohmann::json params = nlohmann::json::object();
+    for (auto const& [key, value] : config.params) params[key] = value;
+    j[config.param_object] = std::move(params);
+  }
+  return j.dump();
+}
+
 std::string model_to_json_bytes(Model const& m) {
   std::string out;
   write_json(model_node(m), out);

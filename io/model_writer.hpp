@@ -13,10 +13,16 @@
 /// Output bytes are a pure function of the Model (deterministic).
 #include <kboost/core/float_text.hpp>
 #include <kboost/core/model.hpp>
+#include <kboost/core/objective.hpp>
 
 #include <string>
 
 namespace kboost {
+
+/// The model file's "objective" object of `config` as compact JSON text, keys in upstream's
+/// (sorted) order, e.g. {"name":"binary:logistic","reg_loss_param":{"scale_pos_weight":"1"}}: the
+/// form Model::objective_config holds.
+std::string objective_config_json(ObjectiveConfig const& config);
 
 /// Text JSON bytes (compact, as upstream's `save_model("x.json")`). Throws std::runtime_error
 /// when a tree's array lengths disagree or tree_info does not match the trees.

@@ -5,7 +5,7 @@
 
 #include <kboost/core/objective.hpp>
 #include <kboost/core/output_transform.hpp>
-#include <kboost/kernels/gradients.hpp>
+#include <kboost/engine/objective/gradients.hpp>
 #include "tests/test_util.hpp"
 
 #include <cmath>
@@ -146,7 +146,8 @@ TEST_CASE("gradients " TEST_BACKEND ": the FMA build of the host kernel gives th
   std::normal_distribution<float> nd(0.0f, 4.0f);
   std::size_t const n = 20000;
   using Host = Kokkos::HostSpace;
-  using K = kboost::ObjectiveKind;
+  kboost::ObjectiveParams params;
+  params.tweedie_variance_power = 1.3f;
   Kokkos::View<float**, Kokkos::LayoutRight, Host> m("m", n, 3);
   Kokkos::View<float*, Host> y("y", n), w("w", 0);
   for (std::size_t i = 0; i < n; ++i) {
@@ -168,10 +169,11 @@ TEST_CASE("gradients " TEST_BACKEND ": the FMA build of the host kernel gives th
   Kokkos::View<int, Host> bad("bad");
   Kokkos::View<float*, Host> y01("y01", n);
   for (std::size_t i = 0; i < n; ++i) y01(i) = static_cast<float>(i % 2);
-  CHECK(both(kboost::detail::GradientFunctor<K::kLogistic, Host>{1, m, y01, w, g1, bad, 1.0f, 1.5f, 1.0f, 0.7f, {}}));
-  CHECK(both(kboost::detail::GradientFunctor<K::kPoisson, Host>{1, m, y, w, g1, bad, 1.0f, 1.5f, 1.0f, 0.7f, {}}));
-  CHECK(both(kboost::detail::GradientFunctor<K::kTweedie, Host>{1, m, y, w, g1, bad, 1.0f, 1.3f, 1.0f, 0.7f, {}}));
-  CHECK(both(kboost::detail::GradientFunctor<K::kSoftprob, Host>{3, m, y, w, g3, bad, 1.0f, 1.5f, 1.0f, 0.7f, {}}));
+  using kboost::detail::GradientFunctor;
+  CHECK(both(GradientFunctor<kboost::LogisticLoss, Host>{kboost::LogisticLoss(params), 1, m, y01, w, g1, bad}));
+  CHECK(both(GradientFunctor<kboost::PoissonLoss, Host>{kboost::PoissonLoss(params), 1, m, y, w, g1, bad}));
+  CHECK(both(GradientFunctor<kboost::TweedieLoss, Host>{kboost::TweedieLoss(params), 1, m, y, w, g1, bad}));
+  CHECK(both(GradientFunctor<kboost::SoftmaxLoss, Host>{kboost::SoftmaxLoss{}, 3, m, y, w, g3, bad}));
 }
 #endif
 

@@ -1,14 +1,20 @@
 #pragma once
 /// \file lambdarank.hpp
-/// Learning to rank on the host, as upstream XGBoost 3.2's CPU path: LambdaMART gradients of
+/// rank:pairwise, rank:ndcg and rank:map: learning to rank on the host, as upstream XGBoost 3.2's CPU path: LambdaMART gradients of
 /// rank:ndcg, rank:pairwise and rank:map (src/objective/lambdarank_obj.{h,cc} LambdaGrad,
 /// DeltaNDCG, DeltaMAP, MakePairs, CalcLambdaForGroup) and the caches they read
 /// (src/common/ranking_utils.{h,cc}: discounts, inverse ideal DCG, model rank lists). A query group's
 /// pairs are visited in one fixed order and their float sums taken in it, so the bytes do not
 /// depend on the backend or the thread count; the work runs on the host for every backend (the
 /// sorts per group dominate it), as survival:cox's risk sets do.
+#include <kboost/core/compat.hpp>
 #include <kboost/core/objective.hpp>
 #include <kboost/core/portable_math.hpp>
+#include <kboost/core/transfers.hpp>
+#include <kboost/engine/objective/gradient_inputs.hpp>
+#include <kboost/engine/objective/objective.hpp>
+
+#include <Kokkos_Core.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -274,3 +280,56 @@ inline void lambdarank_gradients(ObjectiveParams const& p, float const* predt, f
 }
 
 }  // namespace kboost::detail
+
+namespace kboost {
+
+/// LambdaMART gradients of rank:ndcg / rank:pairwise / rank:map (upstream 3.2's CPU objective,
+/// detail::lambdarank_gradients above) at `margin` (rows × 1) for relevance labels (rows) and query
+/// groups (`group_ptr`: n_groups + 1 row offsets on the host; empty = one group), into `gpair`
+/// (1 × rows). Margins and labels go to the host, the pairs come back. `iteration` (the boosting
+/// round) seeds the draws of lambdarank_pair_method = mean as upstream 3.2's. Throws std::runtime_error on labels the objective does
+/// not take, or offsets that do not cover the rows.
+template <class Mem>
+void lambdarank_gradients(ObjectiveParams const& params, Kokkos::View<const float**, Kokkos::LayoutRight, Mem> margin,
+                          Kokkos::View<const float*, Mem> label, std::vector<std::uint32_t> const& group_ptr,
+                          std::uint32_t iteration, Kokkos::View<GradientPair**, Kokkos::LayoutRight, Mem> gpair) {
+  compat::ScopedRegion region("kboost::objective::lambdarank_gradients");
+  if (margin.extent(1) != 1) throw std::runtime_error(params.name + " has one output, not " + std::to_string(margin.extent(1)));
+  auto const hm = counted_to_host(margin);
+  auto const hl = counted_to_host(label);
+  std::size_t const n = hm.extent(0);
+  if (hl.extent(0) != n || gpair.extent(1) != n)
+    throw std::runtime_error("lambdarank_gradients: " + std::to_string(n) + " margins, " + std::to_string(hl.extent(0)) +
+                             " labels");
+  std::vector<float> g(n), h(n);
+  detail::lambdarank_gradients(params, hm.data(), hl.data(), n, group_ptr, {}, iteration, g.data(), h.data());
+  upload_single_output(g, h, gpair);
+}
+
+/// The rank:* family: relevance labels over query groups, one output, no row weights.
+class LambdaRankObjective final : public Objective {
+ public:
+  static bool handles(ObjectiveKind k) { return k == ObjectiveKind::kRank; }
+
+  /// lambdarank_gradients over in's query groups. \throws std::runtime_error when none are given.
+  template <class ExecutionSpace, class Mem>
+  static void gradients(ExecutionSpace const&, ObjectiveParams const& p, GradientInputs<Mem> const& in,
+                        GradientPairs<Mem> gpair) {
+    if (in.group_ptr == nullptr) {
+      check_gradient_shapes(in.margin, in.label, in.weight, gpair, 1);
+      throw std::runtime_error("compute_gradients: " + p.name + " needs query groups: use lambdarank_gradients");
+    }
+    lambdarank_gradients(p, in.margin, in.label, *in.group_ptr, in.iteration, gpair);
+  }
+
+  ObjectiveCapabilities capabilities() const override;
+  std::vector<float> intercept(ObjectiveParams const& p, std::vector<float> const& labels,
+                               std::vector<float> const& weights, int n_groups,
+                               std::vector<std::uint32_t> const& group_ptr) const override;
+  std::string default_metric(ObjectiveParams const& p) const override;
+  std::string configured_metric(ObjectiveParams const& p) const override;
+  std::size_t default_metric_k(ObjectiveParams const& p) const override;
+  ObjectiveConfig model_config(ObjectiveParams const& p) const override;
+};
+
+}  // namespace kboost

@@ -1,17 +1,26 @@
 #pragma once
 /// \file aft.hpp
-/// survival:aft on the host, as upstream XGBoost 3.2 (src/common/survival_util.h AFTLoss,
+/// survival:aft, its gradients on the host, as upstream XGBoost 3.2 (src/common/survival_util.h AFTLoss,
 /// src/common/probability_distribution.h, src/objective/aft_obj.cu): the accelerated failure time
 /// model's negative log-likelihood of the interval [lower, upper] (lower == upper: an observed time;
 /// upper = inf: right-censored; lower <= 0: left-censored) for log-time predictions, its gradient
 /// and hessian in double, clipped as upstream. The special functions (exp, log, erf) are double ones
 /// of the host's C library, so the work runs on the host for every backend: every backend gives
 /// the same bits.
+#include <kboost/core/compat.hpp>
+#include <kboost/core/objective.hpp>
+#include <kboost/core/transfers.hpp>
+#include <kboost/engine/objective/gradient_inputs.hpp>
+#include <kboost/engine/objective/objective.hpp>
+
+#include <Kokkos_Core.hpp>
+
 #include <cmath>
 #include <cstddef>
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace kboost::detail {
 
@@ -169,3 +178,57 @@ inline void aft_gradients(AftDistribution d, float sigma, float const* margin, f
 }
 
 }  // namespace kboost::detail
+
+namespace kboost {
+
+/// survival:aft's gradients as upstream 3.2's AFTObj at `margin` (rows × 1, log time) for interval
+/// labels `lower`/`upper` and weights (rows each, host memory; weights may be empty = 1) into
+/// `gpair` (1 × rows), with params.aft_loss_distribution and its scale. The margins go to the host
+/// (the likelihood's exp, log and erf are the host's double functions, so every backend gives the
+/// same bits) and the pairs come back. Throws std::runtime_error on mismatched sizes or an unknown
+/// distribution.
+template <class Mem>
+void aft_gradients(ObjectiveParams const& params, Kokkos::View<const float**, Kokkos::LayoutRight, Mem> margin,
+                   Kokkos::View<const float*, Kokkos::HostSpace> lower, Kokkos::View<const float*, Kokkos::HostSpace> upper,
+                   Kokkos::View<const float*, Kokkos::HostSpace> weight,
+                   Kokkos::View<GradientPair**, Kokkos::LayoutRight, Mem> gpair) {
+  compat::ScopedRegion region("kboost::objective::aft_gradients");
+  if (margin.extent(1) != 1) throw std::runtime_error("survival:aft has one output, not " + std::to_string(margin.extent(1)));
+  auto const hm = counted_to_host(margin);
+  std::size_t const n = hm.extent(0);
+  if (lower.extent(0) != n || upper.extent(0) != n || (weight.extent(0) != 0 && weight.extent(0) != n))
+    throw std::runtime_error("aft_gradients: " + std::to_string(n) + " margins, " + std::to_string(lower.extent(0)) +
+                             " lower and " + std::to_string(upper.extent(0)) + " upper bounds, " +
+                             std::to_string(weight.extent(0)) + " weights");
+  std::vector<float> g(n), h(n);
+  detail::aft_gradients(detail::aft_distribution(params.aft_loss_distribution), params.aft_loss_distribution_scale,
+                        hm.data(), lower.data(), upper.data(), weight.extent(0) == 0 ? nullptr : weight.data(), n,
+                        g.data(), h.data());
+  upload_single_output(g, h, gpair);
+}
+
+/// The survival:aft family: interval labels, one output, upstream's fixed intercept 0.5.
+class AftObjective final : public Objective {
+ public:
+  static bool handles(ObjectiveKind k) { return k == ObjectiveKind::kAft; }
+
+  /// aft_gradients on in's label bounds. \throws std::runtime_error when they are not given.
+  template <class ExecutionSpace, class Mem>
+  static void gradients(ExecutionSpace const&, ObjectiveParams const& p, GradientInputs<Mem> const& in,
+                        GradientPairs<Mem> gpair) {
+    if (!in.has_bounds) {
+      check_gradient_shapes(in.margin, in.label, in.weight, gpair, 1);
+      throw std::runtime_error("compute_gradients: survival:aft needs label bounds: use aft_gradients");
+    }
+    aft_gradients(p, in.margin, in.lower, in.upper, in.host_weight, gpair);
+  }
+
+  ObjectiveCapabilities capabilities() const override;
+  std::vector<float> intercept(ObjectiveParams const& p, std::vector<float> const& labels,
+                               std::vector<float> const& weights, int n_groups,
+                               std::vector<std::uint32_t> const& group_ptr) const override;
+  std::string default_metric(ObjectiveParams const& p) const override;
+  ObjectiveConfig model_config(ObjectiveParams const& p) const override;
+};
+
+}  // namespace kboost

@@ -1,18 +1,25 @@
 #pragma once
 /// \file cox.hpp
-/// survival:cox gradients on the host, as upstream's CoxRegression::GetGradient
-/// (src/objective/regression_obj.cu): Breslow's method over rows in stable order of |label| (a
+/// survival:cox, as upstream XGBoost 3.2's CoxRegression (src/objective/regression_obj.cu). The
+/// gradients run on the host, as upstream's CoxRegression::GetGradient: Breslow's method over rows in stable order of |label| (a
 /// negative label is a right-censored time), double accumulations in that one order. The risk set
 /// sums run over every row in sequence, so they are taken on the host whatever the backend; exp is
 /// kboost's portable expf (upstream takes std::exp of the double margin: the two agree to a float
 /// rounding, 6e-8 relative).
+#include <kboost/core/compat.hpp>
+#include <kboost/core/objective.hpp>
+#include <kboost/core/portable_math.hpp>
+#include <kboost/core/transfers.hpp>
+#include <kboost/engine/objective/gradient_inputs.hpp>
+#include <kboost/engine/objective/objective.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <numeric>
+#include <stdexcept>
+#include <string>
 #include <vector>
-
-#include <kboost/core/portable_math.hpp>
 
 namespace kboost::detail {
 
@@ -58,3 +65,35 @@ inline void cox_gradients(float const* margin, float const* label, float const* 
 }
 
 }  // namespace kboost::detail
+
+namespace kboost {
+
+/// The survival:cox family: labels are times (> 0 an event, < 0 censored), one output.
+class CoxObjective final : public Objective {
+ public:
+  static bool handles(ObjectiveKind k) { return k == ObjectiveKind::kCox; }
+
+  /// Margins, labels and weights to the host, the risk-set sums there, the pairs back.
+  template <class ExecutionSpace, class Mem>
+  static void gradients(ExecutionSpace const&, ObjectiveParams const&, GradientInputs<Mem> const& in,
+                        GradientPairs<Mem> gpair) {
+    check_gradient_shapes(in.margin, in.label, in.weight, gpair, 1);
+    if (in.margin.extent(1) != 1)
+      throw std::runtime_error("survival:cox has one output, not " + std::to_string(in.margin.extent(1)));
+    auto const hm = counted_to_host(in.margin);
+    auto const hl = counted_to_host(in.label);
+    auto const hw = counted_to_host(in.weight);
+    std::size_t const n = hm.extent(0);
+    std::vector<float> g(n), h(n);
+    detail::cox_gradients(hm.data(), hl.data(), hw.extent(0) == 0 ? nullptr : hw.data(), n, g.data(), h.data());
+    upload_single_output(g, h, gpair);
+  }
+
+  ObjectiveCapabilities capabilities() const override;
+  std::vector<float> intercept(ObjectiveParams const& p, std::vector<float> const& labels,
+                               std::vector<float> const& weights, int n_groups,
+                               std::vector<std::uint32_t> const& group_ptr) const override;
+  std::string default_metric(ObjectiveParams const& p) const override;
+};
+
+}  // namespace kboost
