@@ -1,4 +1,4 @@
-# `cmake --install`: headers under <prefix>/include/kboost/<layer> (and kboost_c.h), the layer
+# `cmake --install`: headers under <prefix>/include/kboost/<layer> (and kboost.hpp, kboost_c.h), the layer
 # libraries and the C ABI library, the `kboost` CLI, the Fortran module source, and the CMake
 # package (kboostConfig.cmake, kboostConfigVersion.cmake, kboostTargets.cmake) for
 # find_package(kboost) with -Dkboost_ROOT=<prefix>.
@@ -15,7 +15,8 @@ foreach(layer ${KBOOST_LAYERS})
           FILES_MATCHING PATTERN "*.hpp" ${KBOOST_NOT_INSTALLED})
   list(APPEND KBOOST_EXPORTED kboost_${layer})
 endforeach()
-install(FILES ${PROJECT_SOURCE_DIR}/bindings/c/kboost_c.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/kboost)
+install(FILES ${PROJECT_SOURCE_DIR}/bindings/cpp/kboost.hpp ${PROJECT_SOURCE_DIR}/bindings/c/kboost_c.h
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/kboost)
 install(FILES ${PROJECT_SOURCE_DIR}/bindings/fortran/kboost.f90 DESTINATION ${CMAKE_INSTALL_DATADIR}/kboost/fortran)
 install(TARGETS ${KBOOST_EXPORTED} kboost_c kboost EXPORT kboostTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
