@@ -5,7 +5,7 @@
 #include <memory>
 
 #include "commands.hpp"
-#include <kboost/core/detail/atomic_file.hpp>
+#include <kboost/core/atomic_file.hpp>
 #include <kboost/io/model_dump.hpp>
 #include <kboost/io/model_reader.hpp>
 

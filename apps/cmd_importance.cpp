@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "commands.hpp"
-#include <kboost/core/detail/atomic_file.hpp>
+#include <kboost/core/atomic_file.hpp>
 #include <kboost/engine/importance.hpp>
 #include <kboost/io/model_reader.hpp>
 

@@ -14,7 +14,7 @@
 
 #include "commands.hpp"
 #include "read_options.hpp"
-#include <kboost/core/detail/atomic_file.hpp>
+#include <kboost/core/atomic_file.hpp>
 #include <kboost/kernels/densify.hpp>
 #include <kboost/io/dataset_reader.hpp>
 #include <kboost/io/model_reader.hpp>

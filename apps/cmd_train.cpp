@@ -18,7 +18,7 @@
 #include "commands.hpp"
 #include "read_options.hpp"
 #include "train_params.hpp"
-#include <kboost/core/detail/atomic_file.hpp>
+#include <kboost/core/atomic_file.hpp>
 #include <kboost/io/dataset_reader.hpp>
 #include <kboost/engine/booster.hpp>
 #include <kboost/engine/objective/objective.hpp>

@@ -11,9 +11,9 @@
 #include <unistd.h>
 
 #include "app.hpp"
-#include <kboost/engine/detail/nearest_name.hpp>
 #include <kboost/core/compat.hpp>
 #include <kboost/core/version.hpp>
+#include <kboost/engine/param_text.hpp>
 #if defined(KBOOST_HAVE_MPI)
 #include <kboost/core/mpi_collective.hpp>
 #endif
@@ -78,7 +78,7 @@ int main(int argc, char** argv) {
         names.push_back(sub->get_name());
         listed += (listed.empty() ? "" : ", ") + sub->get_name();
       }
-      std::cerr << "kboost: error: unknown command '" << word << "'" << kboost::detail::did_you_mean(word, names)
+      std::cerr << "kboost: error: unknown command '" << word << "'" << kboost::did_you_mean(word, names)
                 << " (commands: " << listed << ")\n";
       return 2;
     }

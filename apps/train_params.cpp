@@ -8,8 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include <kboost/engine/detail/nearest_name.hpp>
-#include <kboost/engine/detail/param_table.hpp>
+#include <kboost/engine/param_text.hpp>
 #include <kboost/engine/params.hpp>
 
 namespace kboost::cli {
@@ -82,7 +81,7 @@ std::map<std::string, int> key_lines(std::string const& path) {
   std::map<std::string, int> lines;
   std::string line;
   for (int n = 1; std::getline(in, line); ++n) {
-    std::string key = detail::trim_blanks(line.substr(0, line.find_first_of("=#")));
+    std::string key = trim_blanks(line.substr(0, line.find_first_of("=#")));
     if (key.empty()) continue;
     if (key.rfind("eval[", 0) == 0) key = "eval";
     lines[key] = n;
@@ -135,7 +134,7 @@ std::map<std::string, int> apply_config_file(CLI::App& sub, std::string const& p
     CLI::Option* opt = item.parents.empty() ? sub.get_option_no_throw("--" + item.name) : nullptr;
     if (opt == nullptr)
       throw std::runtime_error(where(key) + "unknown parameter '" + key + "'" +
-                               detail::did_you_mean(key, option_long_names(sub)));
+                               did_you_mean(key, option_long_names(sub)));
     if (opt->count() > 0) continue;  // the command line gave it
     // `key = []` holds no value; CLI11's flag callbacks (--header) read the first value unchecked
     if (item.inputs.empty()) throw std::runtime_error(where(key) + "parameter '" + key + "' has no value");
@@ -157,7 +156,7 @@ void refuse_unknown_arguments(CLI::App const& sub) {
   if (first.rfind("--", 0) != 0) throw std::runtime_error(sub.get_name() + ": unexpected argument '" + first + "'");
   std::string name = first.substr(2, first.find('=') == std::string::npos ? std::string::npos : first.find('=') - 2);
   throw std::runtime_error(sub.get_name() + ": unknown parameter '" + name + "'" +
-                           detail::did_you_mean(name, option_long_names(sub)));
+                           did_you_mean(name, option_long_names(sub)));
 }
 
 }  // namespace kboost::cli

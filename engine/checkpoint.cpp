@@ -13,7 +13,7 @@
 #include <fstream>
 #include <sstream>
 
-#include <kboost/core/detail/atomic_file.hpp>
+#include <kboost/core/atomic_file.hpp>
 #include <kboost/io/model_reader.hpp>
 #include <kboost/io/model_writer.hpp>
 

@@ -3,7 +3,7 @@
 /// file can be written.
 #include <kboost/engine/tune_store.hpp>
 
-#include <kboost/core/detail/atomic_file.hpp>
+#include <kboost/core/atomic_file.hpp>
 
 #include <Kokkos_Core.hpp>
 #include <nlohmann/json.hpp>

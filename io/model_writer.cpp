@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include <kboost/core/detail/atomic_file.hpp>
+#include <kboost/core/atomic_file.hpp>
 
 #include <algorithm>
 #include <charconv>

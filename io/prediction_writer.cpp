@@ -1,7 +1,7 @@
 /// Prediction writer: CSV (max_digits10, round-trips bit-exactly) or HDF5 (float32 dataset), atomic.
 #include <kboost/io/prediction_writer.hpp>
 
-#include <kboost/core/detail/atomic_file.hpp>
+#include <kboost/core/atomic_file.hpp>
 
 #include <hdf5.h>
 #include <unistd.h>

@@ -9,7 +9,7 @@
 #include <kboost/core/portable_math.hpp>
 #include <kboost/core/transfers.hpp>
 #include <kboost/kernels/gradients.hpp>
-#include <kboost/kernels/detail/integer_sum.hpp>
+#include <kboost/kernels/integer_sum.hpp>
 
 #include <Kokkos_Core.hpp>
 

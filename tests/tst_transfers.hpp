@@ -1,5 +1,5 @@
 // Host-device copy counting (core/transfers.hpp) and its phase-log line, and the exact integer sums
-// without Kokkos reductions (kernels/detail/integer_sum.hpp): copies are counted exactly when they cross
+// without Kokkos reductions (kernels/integer_sum.hpp): copies are counted exactly when they cross
 // between host and device memory (never on host backends), a fit reports its levels and copies per
 // level, and IntegerSums returns the exact int64 sums for empty, small and multi-lane inputs.
 #include <catch2/catch_test_macros.hpp>
@@ -10,7 +10,7 @@
 #include <type_traits>
 
 #include <kboost/core/transfers.hpp>
-#include <kboost/kernels/detail/integer_sum.hpp>
+#include <kboost/kernels/integer_sum.hpp>
 #include <kboost/io/dataset_reader.hpp>
 #include <kboost/engine/booster.hpp>
 #include <kboost/engine/params.hpp>

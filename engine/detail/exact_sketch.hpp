@@ -29,7 +29,7 @@
 #include <kboost/core/portable_math.hpp>
 #include <kboost/core/transfers.hpp>
 #include <kboost/engine/detail/sketch.hpp>
-#include <kboost/kernels/detail/integer_sum.hpp>
+#include <kboost/kernels/integer_sum.hpp>
 #include <kboost/kernels/hist_cuts.hpp>
 #include <kboost/kernels/quantile_sketch.hpp>
 

@@ -37,7 +37,7 @@
 #include <kboost/kernels/quantiser.hpp>
 #include <kboost/kernels/row_partitioner.hpp>
 #include <kboost/kernels/sampling.hpp>
-#include <kboost/kernels/detail/integer_sum.hpp>
+#include <kboost/kernels/integer_sum.hpp>
 
 #include <kboost/engine/params.hpp>
 #include <kboost/engine/phase_times.hpp>

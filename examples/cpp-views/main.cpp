@@ -4,7 +4,7 @@
 // bit for bit and prints the predictions (9 significant digits: exact float32).
 //   usage: predict_views <model.json|ubj> <x.csv>
 #include <Kokkos_Core.hpp>
-#include <kboost/engine/predictor.hpp>
+#include <kboost/kboost.hpp>
 
 #include <cstdio>
 #include <cstring>

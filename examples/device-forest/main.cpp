@@ -4,7 +4,7 @@
 // bit-identical to kboost::Predictor's batch kernel and to `kboost predict`.
 //   usage: particles <model.json|ubj> <x.csv>      (prints one prediction row per particle)
 #include <Kokkos_Core.hpp>
-#include <kboost/engine/predictor.hpp>
+#include <kboost/kboost.hpp>
 
 #include <cstdio>
 #include <fstream>

@@ -5,9 +5,7 @@
 // so the two model files can be compared byte for byte.
 //   usage: train <train.libsvm> <model.json>
 #include <Kokkos_Core.hpp>
-#include <kboost/engine/booster.hpp>
-#include <kboost/engine/params.hpp>
-#include <kboost/io/dataset_reader.hpp>
+#include <kboost/kboost.hpp>
 
 #include <cstdio>
 #include <exception>

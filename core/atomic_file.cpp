@@ -1,4 +1,4 @@
-#include <kboost/core/detail/atomic_file.hpp>
+#include <kboost/core/atomic_file.hpp>
 
 #include <unistd.h>
 
