@@ -7,6 +7,9 @@ parameter list before the brace (or on the lines just above it), not a control s
 namespace, a class or an initialiser. Lambdas and local classes count as part of the function that
 holds them. Comments, string and character literals are blanked before braces are counted.
 
+Functions that are still too long are listed in PENDING (how many per file); a file with more
+than that, or any other file with one, fails. Shorten a function, then lower its count.
+
 Declarative tables are exempt: a function whose body is marked with the comment
 `// declarative table` on its first line (one entry per line, no logic) is not counted.
 
@@ -22,6 +25,15 @@ FOLDERS = ("core", "kernels", "io", "engine", "apps", "bindings")
 SUFFIXES = {".hpp", ".cpp", ".h"}
 NOT_FUNCTIONS = re.compile(r"^\s*(if|for|while|switch|catch|do|else|namespace|struct|class|union|enum|return)\b")
 TABLE_MARK = "// declarative table"
+# Functions over the limit that are still to be split into named stages: file -> how many.
+PENDING = {
+    "kernels/evaluate_splits.hpp": 1,  # evaluate_splits
+    "kernels/histogram.hpp": 1,        # HistogramBuilder::build_tile
+    "kernels/predict_rows.hpp": 1,     # predict_rows
+    "engine/booster.hpp": 2,           # BasicBooster::train and fit_rounds
+    "engine/detail/sketch.hpp": 1,     # sketch_host_rows
+    "engine/hist_tuner.hpp": 1,        # measure_hist_tiles
+}
 
 
 def blank_literals(text):
@@ -100,15 +112,21 @@ def main(argv):
     ap.add_argument("root", nargs="?", default=str(pathlib.Path(__file__).resolve().parent.parent))
     args = ap.parse_args(argv[1:])
     root = pathlib.Path(args.root).resolve()
-    count = 0
+    count, failed = 0, False
     for folder in FOLDERS:
         for f in sorted((root / folder).rglob("*")):
-            if f.is_file() and f.suffix in SUFFIXES:
-                for line, name, length in long_functions(f, args.limit):
-                    print(f"{f.relative_to(root)}:{line}: {length} lines: {name}")
-                    count += 1
-    print(f"check_function_length: {count} function(s) over {args.limit} lines under {root}")
-    return 1 if count else 0
+            if not (f.is_file() and f.suffix in SUFFIXES):
+                continue
+            rel = f.relative_to(root).as_posix()
+            found = long_functions(f, args.limit)
+            allowed = PENDING.get(rel, 0) if args.limit == 80 else 0
+            for line, name, length in found:
+                print(f"{rel}:{line}: {length} lines: {name}" + (" (pending)" if len(found) <= allowed else ""))
+            count += len(found)
+            failed = failed or len(found) > allowed
+    print(f"check_function_length: {count} function(s) over {args.limit} lines under {root}"
+          + ("" if failed else " (all of them pending)" if count else ""))
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

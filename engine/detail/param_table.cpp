@@ -205,7 +205,7 @@ std::string trim_blanks(std::string const& s) {
   return s.substr(b, e - b + 1);
 }
 
-std::vector<ParamEntry> param_table(TrainParams& p) {
+std::vector<ParamEntry> param_table(TrainParams& p) {  // declarative table: one entry per parameter
   constexpr double kInf = INFINITY;
   constexpr long long kIntMax = 2147483647;
   std::vector<ParamEntry> t;
