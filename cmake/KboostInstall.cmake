@@ -43,6 +43,11 @@ foreach(layer ${KBOOST_LAYERS})
   list(APPEND KBOOST_PUBLIC_HEADERS ${headers})
   list(APPEND KBOOST_EXPORTED kboost_${layer})
 endforeach()
+# Public subfolders of a layer (engine/objective: one unit per objective family, whose device losses
+# the booster's templates instantiate in the user's translation units).
+file(GLOB objective_headers CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/engine/objective/*.hpp)
+install(FILES ${objective_headers} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/kboost/engine/objective)
+list(APPEND KBOOST_PUBLIC_HEADERS ${objective_headers})
 kboost_detail_headers_reached("${KBOOST_PUBLIC_HEADERS}" KBOOST_INSTALLED_DETAIL)
 foreach(header ${KBOOST_INSTALLED_DETAIL})
   get_filename_component(folder ${header} DIRECTORY)
