@@ -46,7 +46,7 @@ struct GradientFunctor {
   /// one output group per target, the row's weight on each as upstream's `weights[idx / n_targets]`),
   /// every class or quantile from the one label otherwise. Invalid labels are counted with an
   /// integer atomic (rare, and a count is order-free) rather than a Kokkos reduction:
-  /// kernels/detail/integer_sum.hpp says why kboost avoids parallel_reduce.
+  /// kernels/integer_sum.hpp says why kboost avoids parallel_reduce.
   KOKKOS_INLINE_FUNCTION void operator()(std::size_t i) const {
     if constexpr (kPerTarget) {
       for (int t = 0; t < n_groups; ++t)
