@@ -4,10 +4,10 @@
 /// *.ubj). Parameters: XGBoost names (`--max_depth 6` or `--max-depth 6`); a config file holds
 /// `key = value` lines as upstream's CLI; the command line overrides it. Unknown or out-of-range
 /// parameters are errors naming the parameter (engine/params.hpp).
-/// Under an MPI launcher (`mpirun -np N kboost train ...`) every rank reads its own rows of --data
-/// (io/dataset_reader.hpp read_dataset_shard), or its own file when --data holds `{rank}`; eval sets are read whole by
-/// every rank; rank 0 logs and writes the model and the checkpoints. The model is the same bytes
-/// on any number of ranks (engine/booster.hpp).
+/// The job itself (each rank's rows under an MPI launcher, eval sets, --model-in, checkpoints and
+/// --resume) is engine/train_job.hpp's run_train_job; this file turns the command line and config
+/// file into it. Rank 0 logs and writes the model. The model is the same bytes on any number of
+/// ranks (engine/booster.hpp).
 #include <iostream>
 #include <map>
 #include <stdexcept>
@@ -24,7 +24,6 @@
 #include <kboost/engine/objective/objective.hpp>
 #include <kboost/engine/train_job.hpp>
 #include <kboost/engine/params.hpp>
-#include <kboost/io/model_reader.hpp>
 #include <kboost/io/model_writer.hpp>
 
 namespace kboost::cli {
