@@ -1,0 +1,103 @@
+/// \file booster_rounds.cpp
+/// The host steps of a boosting round (engine/detail/booster_rounds.hpp): scoring the eval sets
+/// (upstream's Learner::EvalOneIter) and early stopping (python-package/xgboost/callback.py
+/// EarlyStopping).
+#include <kboost/engine/booster.hpp>
+
+#include <cstdio>
+#include <stdexcept>
+
+#include <kboost/core/float_text.hpp>
+#include <kboost/core/output_transform.hpp>
+#include <kboost/engine/metrics.hpp>
+
+namespace kboost::detail {
+namespace {
+
+/// Output-space predictions (rows × outputs, row-major) of one eval set's margins.
+std::vector<float> eval_predictions(ObjectiveKind kind, HostMargins const& m) {
+  bool const classes = objective_family(kind).capabilities().outputs == ObjectiveCapabilities::Outputs::kClasses;
+  std::size_t const groups = m.outputs;
+  std::vector<float> preds(m.values.size());
+  for (std::size_t i = 0; i < m.rows; ++i) {
+    float const* row = m.values.data() + i * groups;
+    float* out = preds.data() + i * groups;
+    if (classes) {
+      std::copy(row, row + groups, out);
+      softmax_inplace(out, static_cast<int>(groups));
+    } else {
+      for (std::size_t g = 0; g < groups; ++g) out[g] = pred_transform(kind, row[g]);
+    }
+  }
+  return preds;
+}
+
+std::vector<float> host_vector(Kokkos::View<float*, Kokkos::HostSpace> const& v) {
+  return std::vector<float>(v.data(), v.data() + v.extent(0));
+}
+
+/// Metric `m` on eval set `name` (data `d`, margins `margins`, output-space `preds`).
+double score_metric(TrainParams const& p, std::string const& m, std::string const& name, HostDMatrix const& d,
+                    HostMargins const& margins, std::vector<float> const& preds) {
+  std::vector<float> const labels = host_vector(d.label), weights = host_vector(d.weight);
+  if (is_interval_metric(m))  // on the untransformed margins, as upstream's AFT EvalTransform
+    return evaluate_interval_metric(m, margins.values, host_vector(d.label_lower_bound),
+                                    host_vector(d.label_upper_bound), weights, p.aft_loss_distribution,
+                                    p.aft_loss_distribution_scale);
+  if (is_rank_metric(m)) {
+    if (!weights.empty())
+      throw std::runtime_error("metric " + m + " on eval set '" + name + "': ranking metrics take no row weights");
+    std::size_t const k = p.eval_metric.empty() ? rank_default_k(objective_params(p)) : 32;
+    return evaluate_rank_metric(m, preds, labels, group_offsets(d), p.ndcg_exp_gain, k);
+  }
+  // upstream's mphe takes the learner's huber_slope (EvalRowMPHE's PseudoHuberParam)
+  char slope[32];
+  std::snprintf(slope, sizeof slope, "@%.9g", static_cast<double>(p.huber_slope));
+  std::string const metric = m == "mphe" ? m + slope : m;
+  return evaluate_metric(metric, preds, labels, weights, static_cast<int>(margins.outputs), p.quantile_alpha);
+}
+
+}  // namespace
+
+EvalRound score_eval_sets(TrainParams const& p, ObjectiveKind kind, std::vector<std::string> const& metrics,
+                          EvalSetList const& evals, std::vector<HostMargins> const& margins) {
+  EvalRound out;
+  for (std::size_t e = 0; e < evals.size(); ++e) {
+    std::vector<float> const preds = eval_predictions(kind, margins[e]);
+    for (auto const& m : metrics)
+      out.emplace_back(evals[e].first, m, score_metric(p, m, evals[e].first, evals[e].second, margins[e], preds));
+  }
+  return out;
+}
+
+std::vector<std::string> fit_metrics(TrainParams const& p, ObjectiveParams const& obj, bool has_evals) {
+  std::vector<std::string> metrics = p.eval_metric;
+  if (metrics.empty() && !p.disable_default_eval_metric) metrics.push_back(default_metric(obj));
+  if (metrics.empty() && p.early_stopping_rounds > 0 && has_evals)
+    throw std::runtime_error("train: early_stopping_rounds needs a metric, and disable_default_eval_metric = 1 "
+                             "with no eval_metric leaves none");
+  return metrics;
+}
+
+void early_stopping_step(TrainParams const& p, std::vector<std::string> const& metrics, int round, EvalRound const& r,
+                         TrainState& state, Model& model, std::ostream* log) {
+  bool const maximize = !metrics.empty() && metric_maximize(metrics.back());
+  double const score = std::get<2>(r.back());
+  bool const better = state.best_iteration < 0 || (maximize ? score > state.best_score : score < state.best_score);
+  if (better) {
+    state.best_score = score;
+    state.best_iteration = round;
+    model.attributes["best_iteration"] = std::to_string(round);
+    model.attributes["best_score"] = python_float_repr(score);
+    return;
+  }
+  if (round - state.best_iteration < p.early_stopping_rounds) return;
+  state.finished = true;
+  int const first_logged = state.rounds_done - static_cast<int>(state.history.size());
+  std::size_t const best = static_cast<std::size_t>(state.best_iteration - first_logged);
+  if (log && best < state.history.size())  // as upstream's EarlyStopping callback: the round kept
+    *log << "Stopping. Best iteration:\n" << format_eval_line(state.best_iteration, state.history[best]) << "\n"
+         << std::flush;
+}
+
+}  // namespace kboost::detail
