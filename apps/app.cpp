@@ -1,7 +1,10 @@
 /// The `kboost` command line's definition (app.hpp).
 #include "app.hpp"
 
+#include <kboost/core/atomic_file.hpp>
 #include <kboost/core/compat.hpp>
+
+#include <iostream>
 
 namespace kboost::cli {
 
@@ -24,6 +27,21 @@ Commands add_commands(CLI::App& app, int& threads) {
   c.dump = add_dump(app);
   c.importance = add_importance(app);
   return c;
+}
+
+CLI::Option* add_model_option(CLI::App* sub, std::string& path) {
+  return sub->add_option("--model", path, "XGBoost JSON or UBJSON model file")->required();
+}
+
+CLI::Option* add_fmap_option(CLI::App* sub, std::string& path) {
+  return sub->add_option("--fmap", path, "feature map: lines '<id> <name> <i|q|int|float|c>'");
+}
+
+void write_output(std::string const& path, std::string const& text) {
+  if (path.empty())
+    std::cout << text << std::flush;
+  else
+    write_file_atomic(path, text);
 }
 
 }  // namespace kboost::cli

@@ -1,11 +1,9 @@
 /// `kboost dump --model M [--format text|json|dot] [--fmap F] [--with-stats] [--out F]`: the model's
 /// trees as upstream's `Booster.dump_model(fout, fmap, with_stats, dump_format)` writes them
 /// (io/model_dump.hpp), to stdout or atomically to --out.
-#include <iostream>
 #include <memory>
 
 #include "commands.hpp"
-#include <kboost/core/atomic_file.hpp>
 #include <kboost/io/model_dump.hpp>
 #include <kboost/io/model_reader.hpp>
 
@@ -23,8 +21,7 @@ int run_dump(DumpArgs const& a) {
   options.with_stats = a.with_stats;
   if (!a.fmap.empty()) options.fmap = read_feature_map(a.fmap);
   std::string const text = dump_model_file(read_model(a.model), options);
-  if (a.out.empty()) std::cout << text << std::flush;
-  else write_file_atomic(a.out, text);
+  write_output(a.out, text);
   return 0;
 }
 
@@ -33,10 +30,10 @@ int run_dump(DumpArgs const& a) {
 Runner add_dump(CLI::App& app) {
   auto a = std::make_shared<DumpArgs>();
   auto* sub = app.add_subcommand("dump", "print a model's trees as upstream XGBoost's dump_model");
-  sub->add_option("--model", a->model, "XGBoost JSON or UBJSON model file")->required();
+  add_model_option(sub, a->model);
   sub->add_option("--format", a->format, "text, json or dot (graphviz)")
       ->check(CLI::IsMember({"text", "json", "dot"}));
-  sub->add_option("--fmap", a->fmap, "feature map: lines '<id> <name> <i|q|int|float|c>'");
+  add_fmap_option(sub, a->fmap);
   sub->add_flag("--with-stats", a->with_stats, "add gain and cover");
   sub->add_option("--out", a->out, "output file (default: stdout)");
   return [a] { return run_dump(*a); };

@@ -3,13 +3,11 @@
 /// `feature,<type>` in get_score's key order (engine/importance.hpp); values at 9 significant digits
 /// (exactly the float32 scores).
 #include <iomanip>
-#include <iostream>
 #include <limits>
 #include <memory>
 #include <sstream>
 
 #include "commands.hpp"
-#include <kboost/core/atomic_file.hpp>
 #include <kboost/engine/importance.hpp>
 #include <kboost/io/model_reader.hpp>
 
@@ -36,8 +34,7 @@ int run_importance(ImportanceArgs const& a) {
   csv << std::setprecision(std::numeric_limits<float>::max_digits10);
   csv << "feature," << a.type << "\n";
   for (auto const& [name, value] : scores) csv << csv_field(name) << "," << static_cast<float>(value) << "\n";
-  if (a.out.empty()) std::cout << csv.str() << std::flush;
-  else write_file_atomic(a.out, csv.str());
+  write_output(a.out, csv.str());
   return 0;
 }
 
@@ -46,10 +43,10 @@ int run_importance(ImportanceArgs const& a) {
 Runner add_importance(CLI::App& app) {
   auto a = std::make_shared<ImportanceArgs>();
   auto* sub = app.add_subcommand("importance", "feature importance as upstream XGBoost's get_score");
-  sub->add_option("--model", a->model, "XGBoost JSON or UBJSON model file")->required();
+  add_model_option(sub, a->model);
   sub->add_option("--type", a->type, "weight, gain, cover, total_gain or total_cover")
       ->check(CLI::IsMember({"weight", "gain", "cover", "total_gain", "total_cover"}));
-  sub->add_option("--fmap", a->fmap, "feature map: lines '<id> <name> <i|q|int|float|c>'");
+  add_fmap_option(sub, a->fmap);
   sub->add_option("--out", a->out, "CSV file (default: stdout)");
   return [a] { return run_importance(*a); };
 }

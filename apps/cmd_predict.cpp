@@ -215,7 +215,7 @@ int run(PredictArgs const& a) {
 Runner add_predict(CLI::App& app) {
   auto a = std::make_shared<PredictArgs>();
   auto* sub = app.add_subcommand("predict", "predict with an XGBoost JSON/UBJSON model (bit-identical to XGBoost 3.2 CPU)");
-  sub->add_option("--model", a->model, "XGBoost JSON or UBJSON model file")->required();
+  add_model_option(sub, a->model);
   sub->add_option("--data", a->data, "input data (CSV, LibSVM or HDF5)")->required();
   sub->add_option("--out", a->out, "predictions: .csv (9 significant digits), .h5/.hdf5, or - for CSV on standard output")->required();
   sub->add_flag("--output-margin", a->output_margin, "raw margins (no objective transform)");

@@ -37,9 +37,6 @@
 
 namespace kboost {
 
-/// Whether a larger value of metric `name` is better (upstream callback.py EarlyStopping maximize_metrics).
-bool metric_maximize(std::string const& name);
-
 /// Evaluation results of one round: (data name, metric name, value) in print order.
 using EvalRound = std::vector<std::tuple<std::string, std::string, double>>;
 

@@ -459,10 +459,38 @@ double evaluate_rank_metric(std::string const& name, std::vector<float> const& p
   return finalize_rank_score(sum, static_cast<double>(n_groups));
 }
 
+namespace {
+
+/// One metric kboost evaluates, by its name before any '@'.
+struct MetricName {
+  char const* name;
+  bool maximize;  ///< larger is better (upstream callback.py EarlyStopping's maximize_metrics)
+};
+
+/// Every metric, in the order "did you mean" hints list them.
+constexpr MetricName kMetricNames[] = {
+    {"rmse", false},         {"rmsle", false},         {"mae", false},         {"mape", false},
+    {"mphe", false},         {"logloss", false},       {"error", false},       {"auc", true},
+    {"mlogloss", false},     {"merror", false},        {"poisson-nloglik", false},
+    {"gamma-nloglik", false}, {"gamma-deviance", false}, {"tweedie-nloglik", false},
+    {"quantile", false},     {"cox-nloglik", false},   {"aft-nloglik", false},
+    {"interval-regression-accuracy", false},           {"ndcg", true},         {"map", true},
+    {"pre", true},
+};
+
+}  // namespace
+
 std::vector<std::string> known_metric_names() {
-  return {"rmse", "rmsle", "mae", "mape", "mphe", "logloss", "error", "auc", "mlogloss", "merror", "poisson-nloglik",
-          "gamma-nloglik", "gamma-deviance", "tweedie-nloglik", "quantile", "cox-nloglik", "aft-nloglik",
-          "interval-regression-accuracy", "ndcg", "map", "pre"};
+  std::vector<std::string> out;
+  for (auto const& m : kMetricNames) out.emplace_back(m.name);
+  return out;
+}
+
+bool metric_maximize(std::string const& name) {
+  std::string const base = name.substr(0, name.find('@'));
+  for (auto const& m : kMetricNames)
+    if (base == m.name) return m.maximize;
+  return false;
 }
 
 bool is_known_metric(std::string const& name) {

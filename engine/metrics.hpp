@@ -49,6 +49,10 @@ bool is_known_metric(std::string const& name);
 /// Every metric name kboost evaluates, without arguments (suggestions for a misspelt eval_metric).
 std::vector<std::string> known_metric_names();
 
+/// Whether a larger value of metric `name` (with any @argument) is better: auc, ndcg, map and pre
+/// (upstream python-package/xgboost/callback.py EarlyStopping's maximize_metrics).
+bool metric_maximize(std::string const& name);
+
 /// True for the survival:aft metrics aft-nloglik and interval-regression-accuracy.
 bool is_interval_metric(std::string const& name);
 

@@ -39,8 +39,16 @@ class Generator {
 
   virtual std::string indicator(DumpTreeView const&, int, std::uint32_t) const { return ""; }
   virtual std::string categorical(DumpTreeView const& t, int nid, std::uint32_t depth) const = 0;
-  virtual std::string integer(DumpTreeView const&, int, std::uint32_t) const { return ""; }
-  virtual std::string quantitive(DumpTreeView const&, int, std::uint32_t) const { return ""; }
+  /// A numerical split's line, its condition written `cond` ("" in formats without one).
+  virtual std::string numeric_split(DumpTreeView const&, int, std::string const& /*cond*/, std::uint32_t) const {
+    return "";
+  }
+  virtual std::string integer(DumpTreeView const& t, int nid, std::uint32_t depth) const {
+    return numeric_split(t, nid, integer_threshold(t.split_cond(nid)), depth);
+  }
+  virtual std::string quantitive(DumpTreeView const& t, int nid, std::uint32_t depth) const {
+    return numeric_split(t, nid, ostream_float_string(t.split_cond(nid)), depth);
+  }
   virtual std::string plain_node(DumpTreeView const& t, int nid, std::uint32_t depth) const = 0;
   virtual std::string node_stat(DumpTreeView const&, int) const { return ""; }
   virtual std::string leaf_node(DumpTreeView const& t, int nid, std::uint32_t depth) const = 0;
@@ -101,15 +109,11 @@ class TextGenerator : public Generator {
                         {"{right}", std::to_string(t.right(nid))},
                         {"{missing}", std::to_string(t.default_child(nid))}});
   }
-  static constexpr char const* kNumeric = "{tabs}{nid}:[{fname}<{cond}] yes={left},no={right},missing={missing}";
-  std::string integer(DumpTreeView const& t, int nid, std::uint32_t depth) const override {
-    return split_impl(t, nid, kNumeric, integer_threshold(t.split_cond(nid)), depth);
-  }
-  std::string quantitive(DumpTreeView const& t, int nid, std::uint32_t depth) const override {
-    return split_impl(t, nid, kNumeric, ostream_float_string(t.split_cond(nid)), depth);
+  std::string numeric_split(DumpTreeView const& t, int nid, std::string const& cond, std::uint32_t depth) const override {
+    return split_impl(t, nid, "{tabs}{nid}:[{fname}<{cond}] yes={left},no={right},missing={missing}", cond, depth);
   }
   std::string plain_node(DumpTreeView const& t, int nid, std::uint32_t depth) const override {
-    return split_impl(t, nid, kNumeric, ostream_float_string(t.split_cond(nid)), depth);
+    return quantitive(t, nid, depth);
   }
   std::string categorical(DumpTreeView const& t, int nid, std::uint32_t depth) const override {
     return split_impl(t, nid, "{tabs}{nid}:[{fname}:{cond}] yes={right},no={left},missing={missing}",
@@ -174,14 +178,11 @@ class JsonGenerator : public Generator {
         R"I( "nodeid": {nid}, "depth": {depth}, "split": "{fname}", "split_condition": {cond}, "yes": {right}, "no": {left}, "missing": {missing})I",
         list, depth);
   }
-  std::string integer(DumpTreeView const& t, int nid, std::uint32_t depth) const override {
-    return split_impl(t, nid, kNumeric, integer_threshold(t.split_cond(nid)), depth);
-  }
-  std::string quantitive(DumpTreeView const& t, int nid, std::uint32_t depth) const override {
-    return split_impl(t, nid, kNumeric, ostream_float_string(t.split_cond(nid)), depth);
+  std::string numeric_split(DumpTreeView const& t, int nid, std::string const& cond, std::uint32_t depth) const override {
+    return split_impl(t, nid, kNumeric, cond, depth);
   }
   std::string plain_node(DumpTreeView const& t, int nid, std::uint32_t depth) const override {
-    return split_impl(t, nid, kNumeric, ostream_float_string(t.split_cond(nid)), depth);
+    return quantitive(t, nid, depth);
   }
   std::string node_stat(DumpTreeView const& t, int nid) const override {
     return match(R"S(, "gain": {loss_chg}, "cover": {sum_hess})S",

@@ -79,6 +79,22 @@ TEST_CASE("metrics " TEST_BACKEND ": defaults and errors", "[metrics]") {
   CHECK(kboost::evaluate_metric("auc", {0.1f, 0.7f}, {0.0f, 1.0f}, {}) == 1.0);
 }
 
+TEST_CASE("metrics " TEST_BACKEND ": the direction early stopping watches", "[metrics]") {
+  // upstream callback.py EarlyStopping maximize_metrics: auc, aucpr, pre, map, ndcg (and their @k)
+  for (char const* m : {"auc", "ndcg", "ndcg@32", "ndcg@5-", "map", "map@8", "pre", "pre@3"}) {
+    INFO(m);
+    CHECK(kboost::metric_maximize(m));
+  }
+  for (char const* m : {"rmse", "logloss", "error@0.7", "mlogloss", "tweedie-nloglik@1.5", "aft-nloglik", "unknown"}) {
+    INFO(m);
+    CHECK_FALSE(kboost::metric_maximize(m));
+  }
+  auto const names = kboost::known_metric_names();
+  CHECK(names.size() == 21);
+  CHECK(names.front() == "rmse");
+  CHECK(names.back() == "pre");
+}
+
 namespace {
 
 /// The golden base_score cases on agaricus (registry data) or on the other datasets (../shared).
