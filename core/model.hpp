@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include <kboost/core/objective.hpp>
+
 namespace kboost {
 
 /// One tree; every array has num_nodes entries (node 0 is the root). A node is a leaf iff
@@ -49,8 +51,9 @@ struct Model {
   std::array<int, 3> version{3, 2, 0};     ///< XGBoost version that wrote the file
   std::string booster = "gbtree";          ///< "gbtree" or "dart"
   std::string objective = "reg:squarederror";
-  /// The full "objective" object as compact JSON text (params kept verbatim); "" = {"name": objective}.
-  std::string objective_config;
+  /// The model file's "objective" object: its parameter object as read or as the objective's family
+  /// made it (engine/objective); an empty name writes {"name": objective}.
+  ObjectiveConfig objective_config;
   std::vector<float> base_score{0.5f};     ///< OUTPUT space, one per class/target (or one)
   bool boost_from_average = true;
   int num_class = 0;                       ///< 0 or 1 for single-output objectives

@@ -6,7 +6,6 @@
 #include <kboost/engine/detail/nearest_name.hpp>
 #include <kboost/engine/detail/param_table.hpp>
 #include <kboost/engine/objective/objective.hpp>
-#include <kboost/io/model_writer.hpp>
 
 #include <sstream>
 #include <stdexcept>
@@ -84,9 +83,9 @@ std::string quantile_alpha_string(std::vector<float> const& alpha) {
   return s + "]";
 }
 
-std::string objective_config(TrainParams const& p, ObjectiveParams const& obj) {
+ObjectiveConfig objective_config(TrainParams const& p, ObjectiveParams const& obj) {
   (void)p;
-  return objective_config_json(objective_family(obj.name).model_config(obj));
+  return objective_family(obj.name).model_config(obj);
 }
 
 }  // namespace kboost

@@ -123,9 +123,10 @@ std::vector<ParamDoc> train_param_docs();
 /// The objective part of TrainParams (count:poisson's max_delta_step defaults to 0.7).
 ObjectiveParams objective_params(TrainParams const& p);
 
-/// The model file's "objective" object as upstream 3.2 writes it, e.g.
-/// {"name":"binary:logistic","reg_loss_param":{"scale_pos_weight":"1"}} (compact JSON text).
-std::string objective_config(TrainParams const& p, ObjectiveParams const& obj);
+/// The model file's "objective" object as upstream 3.2 writes it (io/model_writer.hpp
+/// objective_config_json gives its text, e.g.
+/// {"name":"binary:logistic","reg_loss_param":{"scale_pos_weight":"1"}}).
+ObjectiveConfig objective_config(TrainParams const& p, ObjectiveParams const& obj);
 
 /// quantile_alpha as upstream's ParamArray writes it into the model: "[1E-1,5E-1,9E-1]".
 std::string quantile_alpha_string(std::vector<float> const& alpha);

@@ -90,16 +90,6 @@ fjson parse_document(std::string const& bytes, fjson::input_format_t format) {
   return doc;
 }
 
-/// `v` as an ordinary nlohmann::json (a copy through its text). UBJSON strings may hold bytes that
-/// are not UTF-8, which JSON text cannot carry: that is a model error naming `where`.
-nlohmann::json to_plain_json(fjson const& v, std::string const& source, std::string const& where) {
-  try {
-    return nlohmann::json::parse(v.dump());
-  } catch (nlohmann::json::exception const& e) {
-    fail(source, where, std::string("not valid JSON text (") + e.what() + ")");
-  }
-}
-
 /// XGBoost writes bare NaN and ±Infinity into JSON (its own to_chars, src/common/charconv.cc; e.g.
 /// split conditions of GPU-trained trees); map them to tokens nlohmann accepts: NaN -> null (read
 /// back as NaN), ±Infinity -> the string "±Infinity" (read back as ±inf by f32s; nlohmann refuses
@@ -493,6 +483,35 @@ void read_learner_strings(fjson const& learner, Ctx& c, Model& m) {
   }
 }
 
+/// learner.objective (upstream's ObjFunction::SaveConfig): the name and at most one parameter
+/// object whose values are strings.
+ObjectiveConfig read_objective_config(fjson const& obj, Ctx const& c) {
+  // UBJSON strings may hold bytes that are not UTF-8, which the JSON writer cannot carry
+  auto const text = [&c](fjson const& v, std::string const& field) {
+    try {
+      (void)nlohmann::json(v.get<std::string>()).dump();
+    } catch (nlohmann::json::exception const&) {
+      c.error(field, "not valid UTF-8 text");
+    }
+    return v.get<std::string>();
+  };
+  ObjectiveConfig config;
+  config.name = text(c.at(obj, "name"), "learner.objective.name");
+  for (auto const& [key, value] : obj.items()) {
+    if (key == "name") continue;
+    std::string const field = "learner.objective." + key;
+    if (!value.is_object()) c.error(field, "expected an object of parameters");
+    if (!config.param_object.empty())
+      c.error(field, "a second parameter object beside '" + config.param_object + "' (upstream writes one)");
+    config.param_object = key;
+    for (auto const& [name, v] : value.items()) {
+      if (!v.is_string()) c.error(field + "." + name, "expected a string (upstream's parameters are strings)");
+      config.params.emplace_back(name, text(v, field + "." + name));
+    }
+  }
+  return config;
+}
+
 /// learner.learner_model_param (upstream LearnerModelParamLegacy): shape and base score.
 void read_learner_model_param(fjson const& learner, Ctx& c, Model& m) {
   auto const& lmp = c.at(learner, "learner_model_param");
@@ -576,7 +595,7 @@ Model parse_model(std::string const& bytes, std::string const& source) {
 
   auto const& obj = c.at(learner, "objective");
   m.objective = c.str(obj, "name");
-  m.objective_config = to_plain_json(obj, source, "learner.objective").dump();
+  m.objective_config = read_objective_config(obj, c);
   if (!is_known_objective(m.objective)) c.error("learner.objective.name", "unknown objective '" + m.objective + "'");
 
   read_gbtree_model(read_gradient_booster(learner, c, m), source, c, m);

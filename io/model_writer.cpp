@@ -97,26 +97,17 @@ Node ints_generic(std::vector<int> const& v) {
   return a;
 }
 
-/// nlohmann::json (objective config, attributes) -> Node.
-Node from_json(nlohmann::json const& j) {
-  switch (j.type()) {
-    case nlohmann::json::value_t::object: {
-      Node o = Node::object();
-      for (auto const& [k, v] : j.items()) o.set(k, from_json(v));
-      return o;
-    }
-    case nlohmann::json::value_t::array: {
-      Node a = Node::array();
-      for (auto const& v : j) a.items.push_back(from_json(v));
-      return a;
-    }
-    case nlohmann::json::value_t::string: return Node::string(j.get<std::string>());
-    case nlohmann::json::value_t::number_integer:
-    case nlohmann::json::value_t::number_unsigned: return Node::integer_value(j.get<std::int64_t>());
-    case nlohmann::json::value_t::number_float: return Node::float_value(static_cast<float>(j.get<double>()));
-    case nlohmann::json::value_t::boolean: return Node::integer_value(j.get<bool>() ? 1 : 0);
-    default: return Node::string("");
+/// The model file's "objective" object (upstream's ObjFunction::SaveConfig): the name and the
+/// objective's parameter object, every value a string. An empty config is {"name": objective}.
+Node objective_node(ObjectiveConfig const& config, std::string const& objective) {
+  Node o = Node::object();
+  o.set("name", Node::string(config.name.empty() ? objective : config.name));
+  if (!config.param_object.empty()) {
+    Node params = Node::object();
+    for (auto const& [key, value] : config.params) params.set(key, Node::string(value));
+    o.set(config.param_object, std::move(params));
   }
+  return o;
 }
 
 Node tree_node(TreeModel const& t, int id, int num_feature) {
@@ -280,13 +271,7 @@ Node model_node(Model const& m) {
   lmp.set("num_class", Node::string(std::to_string(m.num_class)));
   lmp.set("num_feature", Node::string(std::to_string(m.num_feature)));
   lmp.set("num_target", Node::string(std::to_string(m.num_target)));
-  Node objective;
-  if (!m.objective_config.empty()) {
-    objective = from_json(nlohmann::json::parse(m.objective_config));
-  } else {
-    objective = Node::object();
-    objective.set("name", Node::string(m.objective));
-  }
+  Node objective = objective_node(m.objective_config, m.objective);
   Node learner = Node::object();
   Node attributes = Node::object();
   for (auto const& [key, value] : m.attributes) attributes.set(key, Node::string(value));
@@ -447,14 +432,9 @@ void write_ubj(Node const& n, std::string& out) {
 }  // namespace
 
 std::string objective_config_json(ObjectiveConfig const& config) {
-  nlohmann::json j = nlohmann::json::object();  // keys sorted (std::map), as upstream writes them
-  j["name"] = config.name;
-  if (!config.param_object.empty()) {
-    nlohmann::json params = nlohmann::json::object();
-    for (auto const& [key, value] : config.params) params[key] = value;
-    j[config.param_object] = std::move(params);
-  }
-  return j.dump();
+  std::string out;
+  write_json(objective_node(config, config.name), out);
+  return out;
 }
 
 std::string model_to_json_bytes(Model const& m) {

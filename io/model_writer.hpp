@@ -20,8 +20,8 @@
 namespace kboost {
 
 /// The model file's "objective" object of `config` as compact JSON text, keys in upstream's
-/// (sorted) order, e.g. {"name":"binary:logistic","reg_loss_param":{"scale_pos_weight":"1"}}: the
-/// form Model::objective_config holds.
+/// (sorted) order, e.g. {"name":"binary:logistic","reg_loss_param":{"scale_pos_weight":"1"}}, as
+/// the model writers write it.
 std::string objective_config_json(ObjectiveConfig const& config);
 
 /// Text JSON bytes (compact, as upstream's `save_model("x.json")`). Throws std::runtime_error

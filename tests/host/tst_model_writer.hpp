@@ -22,7 +22,7 @@ namespace {
 kboost::Model small_model() {
   kboost::Model m;
   m.objective = "binary:logistic";
-  m.objective_config = R"({"name":"binary:logistic","reg_loss_param":{"scale_pos_weight":"1"}})";
+  m.objective_config = kboost::ObjectiveConfig{"binary:logistic", "reg_loss_param", {{"scale_pos_weight", "1"}}};
   m.base_score = {0.4821127f};
   m.num_feature = 3;
   for (int t = 0; t < 2; ++t) {

@@ -37,20 +37,20 @@ TEST_CASE("params " TEST_BACKEND ": values, aliases, lists", "[params]") {
   CHECK(*p.base_score == 0.25f);
   CHECK(p.seed == 42);
   CHECK(p.grow_policy == "lossguide");
-  auto o = kboost::objective_config(p, kboost::objective_params(p));
+  auto o = kboost::objective_config_json(kboost::objective_config(p, kboost::objective_params(p)));
   CHECK(o == R"({"name":"binary:logistic","reg_loss_param":{"scale_pos_weight":"1"}})");
   auto t = kboost::parse_params({{"objective", "reg:tweedie"}});
-  CHECK(kboost::objective_config(t, kboost::objective_params(t)) ==
+  CHECK(kboost::objective_config_json(kboost::objective_config(t, kboost::objective_params(t))) ==
         R"({"name":"reg:tweedie","tweedie_regression_param":{"tweedie_variance_power":"1.5"}})");
   auto m = kboost::parse_params({{"objective", "count:poisson"}});
-  CHECK(kboost::objective_config(m, kboost::objective_params(m)) ==
+  CHECK(kboost::objective_config_json(kboost::objective_config(m, kboost::objective_params(m))) ==
         R"({"name":"count:poisson","poisson_regression_param":{"max_delta_step":"0.699999988"}})");
 }
 
 TEST_CASE("params " TEST_BACKEND ": constraint and quantile lists in upstream's spellings", "[params]") {
   auto const q = kboost::parse_params({{"objective", "reg:quantileerror"}, {"quantile_alpha", "[0.1, 0.5,0.9]"}});
   CHECK(q.quantile_alpha == std::vector<float>{0.1f, 0.5f, 0.9f});
-  CHECK(kboost::objective_config(q, kboost::objective_params(q)) ==
+  CHECK(kboost::objective_config_json(kboost::objective_config(q, kboost::objective_params(q))) ==
         R"({"name":"reg:quantileerror","quantile_loss_param":{"quantile_alpha":"[1E-1,5E-1,9E-1]"}})");
   CHECK(kboost::parse_params({{"quantile_alpha", "0.3"}}).quantile_alpha == std::vector<float>{0.3f});
   CHECK(kboost::parse_params({{"monotone_constraints", "(1,0,-1)"}}).monotone_constraints == std::vector<int>{1, 0, -1});
