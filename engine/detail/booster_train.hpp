@@ -28,7 +28,7 @@ void BasicBooster<ExecutionSpace>::train(TrainParams const& p, HostDMatrix const
                                          std::vector<std::pair<std::string, HostDMatrix>> const& evals,
                                          std::ostream* log) {
   compat::ScopedRegion region("kboost::train");
-  detail::check_device_and_threads(p, space_);
+  run_on_all_ranks(*comm_, [&] { detail::check_device_and_threads(p, space_); });
   bool const continuing = std::exchange(has_start_, false);  // a continuation is for one fit
   detail::FitPlan const plan = detail::validate_fit(p, dtrain, evals, *comm_, continuing ? &start_model_ : nullptr,
                                                     static_cast<bool>(custom_gradients_));
