@@ -17,6 +17,7 @@
 #include <hdf5.h>
 #include <nlohmann/json.hpp>
 
+#include <kboost/engine/base_score.hpp>
 #include <kboost/engine/booster.hpp>
 #include <kboost/engine/metrics.hpp>
 #include <kboost/engine/params.hpp>

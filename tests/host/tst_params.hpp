@@ -3,6 +3,7 @@
 #include <catch2/matchers/catch_matchers_string.hpp>
 
 #include <kboost/engine/params.hpp>
+#include <kboost/io/model_writer.hpp>
 #include "tests/test_util.hpp"
 
 using Catch::Matchers::ContainsSubstring;
