@@ -341,23 +341,30 @@ KOKKOS_INLINE_FUNCTION SplitCandidate first_best(SplitCandidate const* cand, int
   return r;
 }
 
-/// Stage 1 of evaluate_splits: scratch(k, f) = the best split of node k on feature f (a default
-/// candidate where feature_mask(k, f) = 0). Arguments as evaluate_splits'.
+/// evaluate_splits' arguments (see there), handed to its stages.
+template <class Mem>
+struct SplitEvalArgs {
+  Kokkos::View<const GradientPairInt64**, Kokkos::LayoutRight, Mem> hist;
+  Kokkos::View<const std::uint32_t*, Mem> ptrs;
+  Kokkos::View<const float*, Mem> values, min_vals;
+  Kokkos::View<const EvalNode*, Mem> nodes;
+  Kokkos::View<const std::uint8_t**, Kokkos::LayoutRight, Mem> feature_mask;
+  Kokkos::View<const std::int8_t*, Mem> monotone;
+  Kokkos::View<SplitCandidate**, Kokkos::LayoutRight, Mem> scratch;
+  Kokkos::View<SplitCandidate*, Mem> out;
+  int n_nodes;
+  CategoricalEval<Mem> cats;
+  int n_features() const { return static_cast<int>(ptrs.extent(0)) - 1; }
+  bool constrained() const { return monotone.extent(0) != 0; }
+};
+
+/// Stage 1 of evaluate_splits: a.scratch(k, f) = the best split of node k on feature f (a default
+/// candidate where a.feature_mask(k, f) = 0).
 template <class ExecutionSpace, class Mem>
 void evaluate_feature_splits(ExecutionSpace const& space, SplitParams const& p, GradientQuantiser const& q,
-                             Kokkos::View<const GradientPairInt64**, Kokkos::LayoutRight, Mem> hist,
-                             Kokkos::View<const std::uint32_t*, Mem> ptrs, Kokkos::View<const float*, Mem> values,
-                             Kokkos::View<const float*, Mem> min_vals, Kokkos::View<const EvalNode*, Mem> nodes,
-                             Kokkos::View<const std::uint8_t**, Kokkos::LayoutRight, Mem> feature_mask,
-                             Kokkos::View<const std::int8_t*, Mem> monotone,
-                             Kokkos::View<SplitCandidate**, Kokkos::LayoutRight, Mem> scratch, int n_nodes,
-                             CategoricalEval<Mem> const& cats) {
-  auto const categorical = cats.categorical;
-  auto const cat_base = cats.base;
-  auto const cat_order = cats.order;
-  auto const cat_weight = cats.weight;
-  int const n_features = static_cast<int>(ptrs.extent(0)) - 1;
-  bool const constrained = monotone.extent(0) != 0;
+                             SplitEvalArgs<Mem> const& a) {
+  int const n_features = a.n_features();
+  bool const constrained = a.constrained();
   // One team per (node, feature); each thread takes a contiguous run of the feature's bins. The
   // team's exclusive scan is over int64 sums (exact), each bin's gain depends only on its own
   // prefix, and the best is picked in bin order with a strict '>' (the lowest bin wins ties), so the
@@ -368,60 +375,54 @@ void evaluate_feature_splits(ExecutionSpace const& space, SplitParams const& p, 
   std::size_t const shmem = static_cast<std::size_t>(team) * (sizeof(GradientPairInt64) + sizeof(SplitCandidate));
   Kokkos::parallel_for(
       "kboost::splits::per_feature",
-      policy_t(space, n_nodes * n_features, team).set_scratch_size(0, Kokkos::PerTeam(shmem)),
+      policy_t(space, a.n_nodes * n_features, team).set_scratch_size(0, Kokkos::PerTeam(shmem)),
       KOKKOS_LAMBDA(member_t const& m) {
         int const i = m.league_rank();
         int const k = i / n_features, f = i % n_features;
         int const nt = m.team_size(), t = m.team_rank();
         auto* part = static_cast<GradientPairInt64*>(m.team_scratch(0).get_shmem(nt * sizeof(GradientPairInt64)));
         auto* cand = static_cast<SplitCandidate*>(m.team_scratch(0).get_shmem(nt * sizeof(SplitCandidate)));
-        if (!feature_mask(k, f)) {  // the whole team leaves together: no barrier is skipped by part of it
-          if (t == 0) scratch(k, f) = SplitCandidate{};
+        if (!a.feature_mask(k, f)) {  // the whole team leaves together: no barrier is skipped by part of it
+          if (t == 0) a.scratch(k, f) = SplitCandidate{};
           return;
         }
-        EvalNode const node = nodes(k);
-        std::uint32_t const b0 = ptrs(f), b1 = ptrs(f + 1);
+        EvalNode const node = a.nodes(k);
+        std::uint32_t const b0 = a.ptrs(f), b1 = a.ptrs(f + 1);
         BinRun const run = team_bin_run(b0, b1, nt, t);
-        TeamScan const scan = team_exclusive_scan(m, part, run_sum(hist, node.slot, run));
+        TeamScan const scan = team_exclusive_scan(m, part, run_sum(a.hist, node.slot, run));
         GradientPairInt64 const missing = node.sum - scan.total;
-        int const c = constrained ? static_cast<int>(monotone(f)) : 0;
+        int const c = constrained ? static_cast<int>(a.monotone(f)) : 0;
         auto const gain_of = [&](GradientPairInt64 const& l, GradientPairInt64 const& r) {
           return constrained ? constrained_split_gain(p, q, l, r, node.lower, node.upper, c) : split_gain(p, q, l, r);
         };
-        if (categorical.extent(0) != 0 && categorical(f) != 0) {  // uniform over the team
+        if (a.cats.categorical.extent(0) != 0 && a.cats.categorical(f) != 0) {  // uniform over the team
           SplitCandidate const best = categorical_split(
-              m, p, q, Kokkos::subview(hist, node.slot, Kokkos::ALL), node, f, b0, b1, cat_base(f), missing,
-              Kokkos::subview(cat_order, k, Kokkos::ALL), Kokkos::subview(cat_weight, k, Kokkos::ALL), gain_of);
-          if (t == 0) scratch(k, f) = best;
+              m, p, q, Kokkos::subview(a.hist, node.slot, Kokkos::ALL), node, f, b0, b1, a.cats.base(f), missing,
+              Kokkos::subview(a.cats.order, k, Kokkos::ALL), Kokkos::subview(a.cats.weight, k, Kokkos::ALL), gain_of);
+          if (t == 0) a.scratch(k, f) = best;
           return;
         }
-        cand[t] = best_numerical_split(hist, node, f, b0, run, scan.before, missing, values, min_vals, gain_of);
+        cand[t] = best_numerical_split(a.hist, node, f, b0, run, scan.before, missing, a.values, a.min_vals, gain_of);
         m.team_barrier();
-        if (t == 0) scratch(k, f) = first_best(cand, nt);
+        if (t == 0) a.scratch(k, f) = first_best(cand, nt);
       });
 }
 
-/// Stage 2 of evaluate_splits: out(k) = node k's best split over scratch(k, ·) (lowest feature wins
-/// ties), its loss_chg less the parent's gain, and its right-going categories in cats.words.
+/// Stage 2 of evaluate_splits: a.out(k) = node k's best split over a.scratch(k, ·) (lowest feature
+/// wins ties), its loss_chg less the parent's gain, and its right-going categories in a.cats.words.
 template <class ExecutionSpace, class Mem>
 void pick_node_splits(ExecutionSpace const& space, SplitParams const& p, GradientQuantiser const& q,
-                      Kokkos::View<const std::uint32_t*, Mem> ptrs, Kokkos::View<const EvalNode*, Mem> nodes,
-                      Kokkos::View<const std::int8_t*, Mem> monotone,
-                      Kokkos::View<SplitCandidate**, Kokkos::LayoutRight, Mem> scratch,
-                      Kokkos::View<SplitCandidate*, Mem> out, int n_nodes, CategoricalEval<Mem> const& cats) {
-  auto const cat_base = cats.base;
-  auto const cat_order = cats.order;
-  auto const cat_words = cats.words;
-  int const n_features = static_cast<int>(ptrs.extent(0)) - 1;
-  bool const constrained = monotone.extent(0) != 0;
+                      SplitEvalArgs<Mem> const& a) {
+  int const n_features = a.n_features();
+  bool const constrained = a.constrained();
   Kokkos::parallel_for(
-      "kboost::splits::per_node", Kokkos::RangePolicy<ExecutionSpace>(space, 0, n_nodes),
+      "kboost::splits::per_node", Kokkos::RangePolicy<ExecutionSpace>(space, 0, a.n_nodes),
       KOKKOS_LAMBDA(int k) {
         SplitCandidate best;
         for (int f = 0; f < n_features; ++f) {
-          if (scratch(k, f).loss_chg > best.loss_chg) best = scratch(k, f);
+          if (a.scratch(k, f).loss_chg > best.loss_chg) best = a.scratch(k, f);
         }
-        EvalNode const node = nodes(k);
+        EvalNode const node = a.nodes(k);
         double const G = to_double_grad(q, node.sum.grad), H = to_double_hess(q, node.sum.hess);
         // Under monotone constraints the parent's gain is taken at its clamped weight, as upstream's
         // CPU evaluator does (hist/evaluate_splits.h root_gain = SplitEvaluator::CalcGain). The GPU
@@ -431,9 +432,9 @@ void pick_node_splits(ExecutionSpace const& space, SplitParams const& p, Gradien
                                           : node_gain(p, G, H);
         if (best.feature >= 0) best.loss_chg = best.loss_chg - static_cast<float>(parent);
         if (best.kind != kNumericalSplit)
-          write_category_words(best, ptrs(best.feature), cat_base(best.feature),
-                               Kokkos::subview(cat_order, k, Kokkos::ALL), Kokkos::subview(cat_words, k, Kokkos::ALL));
-        out(k) = best;
+          write_category_words(best, a.ptrs(best.feature), a.cats.base(best.feature),
+                               Kokkos::subview(a.cats.order, k, Kokkos::ALL), Kokkos::subview(a.cats.words, k, Kokkos::ALL));
+        a.out(k) = best;
       });
 }
 }  // namespace detail
@@ -461,9 +462,9 @@ void evaluate_splits(ExecutionSpace const& space, SplitParams const& p, Gradient
                      Kokkos::View<SplitCandidate*, Mem> out, int n_nodes,
                      CategoricalEval<Mem> const& cats = CategoricalEval<Mem>{}) {
   compat::ScopedRegion region("kboost::evaluate_splits");
-  detail::evaluate_feature_splits(space, p, q, hist, ptrs, values, min_vals, nodes, feature_mask, monotone, scratch,
-                                  n_nodes, cats);
-  detail::pick_node_splits(space, p, q, ptrs, nodes, monotone, scratch, out, n_nodes, cats);
+  detail::SplitEvalArgs<Mem> const args{hist, ptrs, values, min_vals, nodes, feature_mask, monotone, scratch, out, n_nodes, cats};
+  detail::evaluate_feature_splits(space, p, q, args);
+  detail::pick_node_splits(space, p, q, args);
 }
 
 /// Whether a split may be applied (upstream GPUExpandEntry::IsValid without the depth/leaf limits).
