@@ -262,6 +262,181 @@ KOKKOS_INLINE_FUNCTION void write_category_words(SplitCandidate const& s, std::u
   if (s.kind == kPartitionSplit)
     for (std::int32_t i = 0; i < s.cat_count; ++i) set(order(s0 + i));
 }
+
+/// The bins [lo, hi) of a feature's bins [b0, b1) that team member t of nt scans: a contiguous run of
+/// ceil((b1 − b0) / nt) bins (shorter or empty at the end), so the runs follow member order.
+struct BinRun {
+  std::uint32_t lo, hi;
+};
+KOKKOS_INLINE_FUNCTION BinRun team_bin_run(std::uint32_t b0, std::uint32_t b1, int nt, int t) {
+  std::uint32_t const per = (b1 - b0 + nt - 1) / nt;
+  std::uint32_t const lo = b0 + per * t < b1 ? b0 + per * t : b1;
+  std::uint32_t const hi = lo + per < b1 ? lo + per : b1;
+  return BinRun{lo, hi};
+}
+
+/// Sum of hist(slot, b) over the bins of `run`, in bin order.
+template <class Hist>
+KOKKOS_INLINE_FUNCTION GradientPairInt64 run_sum(Hist const& hist, std::int32_t slot, BinRun const& run) {
+  GradientPairInt64 local{};
+  for (std::uint32_t b = run.lo; b < run.hi; ++b) local = local + hist(slot, b);
+  return local;
+}
+
+/// A member's exclusive prefix of the team's sums (`before`: the members before it) and the total.
+struct TeamScan {
+  GradientPairInt64 before{}, total{};
+};
+
+/// Exclusive scan over the team of each member's `local` sum, in member order (int64: exact).
+/// `part`: team scratch of one pair per member. Every member calls this (it holds a barrier).
+template <class Member>
+KOKKOS_INLINE_FUNCTION TeamScan team_exclusive_scan(Member const& m, GradientPairInt64* part, GradientPairInt64 const& local) {
+  int const nt = m.team_size(), t = m.team_rank();
+  part[t] = local;
+  m.team_barrier();
+  TeamScan s;
+  for (int u = 0; u < nt; ++u) {
+    if (u == t) s.before = s.total;
+    s.total = s.total + part[u];
+  }
+  return s;
+}
+
+/// Best numerical split of node `node` on feature f (bins from b0) among the candidates b of `run`:
+/// b sends bins < b left (`scan`: the sum of bins [b0, run.lo)), missing rows to the side with the
+/// larger gain_of(left, right) (right on ties); the lowest bin wins ties. fvalue: the cut below b
+/// (min_vals(f) for the first bin).
+template <class Hist, class Values, class GainOf>
+KOKKOS_INLINE_FUNCTION SplitCandidate best_numerical_split(Hist const& hist, EvalNode const& node, int f, std::uint32_t b0,
+                                                           BinRun const& run, GradientPairInt64 scan,
+                                                           GradientPairInt64 const& missing, Values const& values,
+                                                           Values const& min_vals, GainOf const& gain_of) {
+  SplitCandidate best;
+  for (std::uint32_t b = run.lo; b < run.hi; ++b) {
+    GradientPairInt64 const left_m = scan + missing;
+    float const g_ml = gain_of(left_m, node.sum - left_m);
+    float const g_mr = gain_of(scan, node.sum - scan);
+    bool const missing_left = g_ml > g_mr;
+    float const gain = missing_left ? g_ml : g_mr;
+    if (gain > best.loss_chg) {
+      best.loss_chg = gain;
+      best.feature = f;
+      best.split_bin = static_cast<std::int32_t>(b) - 1;
+      best.fvalue = b == b0 ? min_vals(f) : values(b - 1);
+      best.default_left = missing_left ? 1 : 0;
+      best.left_sum = missing_left ? left_m : scan;
+      best.right_sum = node.sum - best.left_sum;
+    }
+    scan = scan + hist(node.slot, b);
+  }
+  return best;
+}
+
+/// The best of cand[0 .. n): a strict '>' in order, so the lowest index wins ties.
+KOKKOS_INLINE_FUNCTION SplitCandidate first_best(SplitCandidate const* cand, int n) {
+  SplitCandidate r = cand[0];
+  for (int u = 1; u < n; ++u)
+    if (cand[u].loss_chg > r.loss_chg) r = cand[u];
+  return r;
+}
+
+/// evaluate_splits' arguments (see there), handed to its stages.
+template <class Mem>
+struct SplitEvalArgs {
+  Kokkos::View<const GradientPairInt64**, Kokkos::LayoutRight, Mem> hist;
+  Kokkos::View<const std::uint32_t*, Mem> ptrs;
+  Kokkos::View<const float*, Mem> values, min_vals;
+  Kokkos::View<const EvalNode*, Mem> nodes;
+  Kokkos::View<const std::uint8_t**, Kokkos::LayoutRight, Mem> feature_mask;
+  Kokkos::View<const std::int8_t*, Mem> monotone;
+  Kokkos::View<SplitCandidate**, Kokkos::LayoutRight, Mem> scratch;
+  Kokkos::View<SplitCandidate*, Mem> out;
+  int n_nodes;
+  CategoricalEval<Mem> cats;
+  int n_features() const { return static_cast<int>(ptrs.extent(0)) - 1; }
+  bool constrained() const { return monotone.extent(0) != 0; }
+};
+
+/// Stage 1 of evaluate_splits: a.scratch(k, f) = the best split of node k on feature f (a default
+/// candidate where a.feature_mask(k, f) = 0).
+template <class ExecutionSpace, class Mem>
+void evaluate_feature_splits(ExecutionSpace const& space, SplitParams const& p, GradientQuantiser const& q,
+                             SplitEvalArgs<Mem> const& a) {
+  int const n_features = a.n_features();
+  bool const constrained = a.constrained();
+  // One team per (node, feature); each thread takes a contiguous run of the feature's bins. The
+  // team's exclusive scan is over int64 sums (exact), each bin's gain depends only on its own
+  // prefix, and the best is picked in bin order with a strict '>' (the lowest bin wins ties), so the
+  // answer is the same for every team size: 32 threads on GPUs, 1 on host backends.
+  using policy_t = Kokkos::TeamPolicy<ExecutionSpace>;
+  using member_t = typename policy_t::member_type;
+  int const team = Kokkos::SpaceAccessibility<ExecutionSpace, Kokkos::HostSpace>::accessible ? 1 : 32;
+  std::size_t const shmem = static_cast<std::size_t>(team) * (sizeof(GradientPairInt64) + sizeof(SplitCandidate));
+  Kokkos::parallel_for(
+      "kboost::splits::per_feature",
+      policy_t(space, a.n_nodes * n_features, team).set_scratch_size(0, Kokkos::PerTeam(shmem)),
+      KOKKOS_LAMBDA(member_t const& m) {
+        int const i = m.league_rank();
+        int const k = i / n_features, f = i % n_features;
+        int const nt = m.team_size(), t = m.team_rank();
+        auto* part = static_cast<GradientPairInt64*>(m.team_scratch(0).get_shmem(nt * sizeof(GradientPairInt64)));
+        auto* cand = static_cast<SplitCandidate*>(m.team_scratch(0).get_shmem(nt * sizeof(SplitCandidate)));
+        if (!a.feature_mask(k, f)) {  // the whole team leaves together: no barrier is skipped by part of it
+          if (t == 0) a.scratch(k, f) = SplitCandidate{};
+          return;
+        }
+        EvalNode const node = a.nodes(k);
+        std::uint32_t const b0 = a.ptrs(f), b1 = a.ptrs(f + 1);
+        BinRun const run = team_bin_run(b0, b1, nt, t);
+        TeamScan const scan = team_exclusive_scan(m, part, run_sum(a.hist, node.slot, run));
+        GradientPairInt64 const missing = node.sum - scan.total;
+        int const c = constrained ? static_cast<int>(a.monotone(f)) : 0;
+        auto const gain_of = [&](GradientPairInt64 const& l, GradientPairInt64 const& r) {
+          return constrained ? constrained_split_gain(p, q, l, r, node.lower, node.upper, c) : split_gain(p, q, l, r);
+        };
+        if (a.cats.categorical.extent(0) != 0 && a.cats.categorical(f) != 0) {  // uniform over the team
+          SplitCandidate const best = categorical_split(
+              m, p, q, Kokkos::subview(a.hist, node.slot, Kokkos::ALL), node, f, b0, b1, a.cats.base(f), missing,
+              Kokkos::subview(a.cats.order, k, Kokkos::ALL), Kokkos::subview(a.cats.weight, k, Kokkos::ALL), gain_of);
+          if (t == 0) a.scratch(k, f) = best;
+          return;
+        }
+        cand[t] = best_numerical_split(a.hist, node, f, b0, run, scan.before, missing, a.values, a.min_vals, gain_of);
+        m.team_barrier();
+        if (t == 0) a.scratch(k, f) = first_best(cand, nt);
+      });
+}
+
+/// Stage 2 of evaluate_splits: a.out(k) = node k's best split over a.scratch(k, ·) (lowest feature
+/// wins ties), its loss_chg less the parent's gain, and its right-going categories in a.cats.words.
+template <class ExecutionSpace, class Mem>
+void pick_node_splits(ExecutionSpace const& space, SplitParams const& p, GradientQuantiser const& q,
+                      SplitEvalArgs<Mem> const& a) {
+  int const n_features = a.n_features();
+  bool const constrained = a.constrained();
+  Kokkos::parallel_for(
+      "kboost::splits::per_node", Kokkos::RangePolicy<ExecutionSpace>(space, 0, a.n_nodes),
+      KOKKOS_LAMBDA(int k) {
+        SplitCandidate best;
+        for (int f = 0; f < n_features; ++f) {
+          if (a.scratch(k, f).loss_chg > best.loss_chg) best = a.scratch(k, f);
+        }
+        EvalNode const node = a.nodes(k);
+        double const G = to_double_grad(q, node.sum.grad), H = to_double_hess(q, node.sum.hess);
+        // Under monotone constraints the parent's gain is taken at its clamped weight, as upstream's
+        // CPU evaluator does (hist/evaluate_splits.h root_gain = SplitEvaluator::CalcGain). The GPU
+        // evaluator subtracts the unconstrained gain instead, which never splits a node whose weight
+        // sits on a bound; the CPU's rule is the one upstream's hist users get.
+        double const parent = constrained ? gain_given_weight(p, G, H, clamp_weight(calc_weight(p, G, H), node.lower, node.upper))
+                                          : node_gain(p, G, H);
+        if (best.feature >= 0) best.loss_chg = best.loss_chg - static_cast<float>(parent);
+        if (best.kind != kNumericalSplit)
+          write_category_words(best, a.ptrs(best.feature), a.cats.base(best.feature),
+                               Kokkos::subview(a.cats.order, k, Kokkos::ALL), Kokkos::subview(a.cats.words, k, Kokkos::ALL));
+        a.out(k) = best;
+      });
+}
 }  // namespace detail
 
 /// Best split of every node in `nodes` (extent n_nodes) over the allowed features.
@@ -287,109 +462,9 @@ void evaluate_splits(ExecutionSpace const& space, SplitParams const& p, Gradient
                      Kokkos::View<SplitCandidate*, Mem> out, int n_nodes,
                      CategoricalEval<Mem> const& cats = CategoricalEval<Mem>{}) {
   compat::ScopedRegion region("kboost::evaluate_splits");
-  auto const categorical = cats.categorical;
-  auto const cat_base = cats.base;
-  auto const cat_order = cats.order;
-  auto const cat_weight = cats.weight;
-  auto const cat_words = cats.words;
-  int const n_features = static_cast<int>(ptrs.extent(0)) - 1;
-  bool const constrained = monotone.extent(0) != 0;
-  // One team per (node, feature); each thread takes a contiguous run of the feature's bins. The
-  // team's exclusive scan is over int64 sums (exact), each bin's gain depends only on its own
-  // prefix, and the best is picked in bin order with a strict '>' (the lowest bin wins ties), so the
-  // answer is the same for every team size: 32 threads on GPUs, 1 on host backends.
-  using policy_t = Kokkos::TeamPolicy<ExecutionSpace>;
-  using member_t = typename policy_t::member_type;
-  int const team = Kokkos::SpaceAccessibility<ExecutionSpace, Kokkos::HostSpace>::accessible ? 1 : 32;
-  std::size_t const shmem = static_cast<std::size_t>(team) * (sizeof(GradientPairInt64) + sizeof(SplitCandidate));
-  Kokkos::parallel_for(
-      "kboost::splits::per_feature",
-      policy_t(space, n_nodes * n_features, team).set_scratch_size(0, Kokkos::PerTeam(shmem)),
-      KOKKOS_LAMBDA(member_t const& m) {
-        int const i = m.league_rank();
-        int const k = i / n_features, f = i % n_features;
-        int const nt = m.team_size(), t = m.team_rank();
-        auto* part = static_cast<GradientPairInt64*>(m.team_scratch(0).get_shmem(nt * sizeof(GradientPairInt64)));
-        auto* cand = static_cast<SplitCandidate*>(m.team_scratch(0).get_shmem(nt * sizeof(SplitCandidate)));
-        if (!feature_mask(k, f)) {  // the whole team leaves together: no barrier is skipped by part of it
-          if (t == 0) scratch(k, f) = SplitCandidate{};
-          return;
-        }
-        EvalNode const node = nodes(k);
-        std::uint32_t const b0 = ptrs(f), b1 = ptrs(f + 1);
-        std::uint32_t const per = (b1 - b0 + nt - 1) / nt;
-        std::uint32_t const lo = b0 + per * t < b1 ? b0 + per * t : b1;
-        std::uint32_t const hi = lo + per < b1 ? lo + per : b1;
-        GradientPairInt64 local{};
-        for (std::uint32_t b = lo; b < hi; ++b) local = local + hist(node.slot, b);
-        part[t] = local;
-        m.team_barrier();
-        GradientPairInt64 total{}, scan{};
-        for (int u = 0; u < nt; ++u) {
-          if (u == t) scan = total;
-          total = total + part[u];
-        }
-        GradientPairInt64 const missing = node.sum - total;
-        int const c = constrained ? static_cast<int>(monotone(f)) : 0;
-        auto const gain_of = [&](GradientPairInt64 const& l, GradientPairInt64 const& r) {
-          return constrained ? constrained_split_gain(p, q, l, r, node.lower, node.upper, c) : split_gain(p, q, l, r);
-        };
-        if (categorical.extent(0) != 0 && categorical(f) != 0) {  // uniform over the team
-          SplitCandidate const best = detail::categorical_split(
-              m, p, q, Kokkos::subview(hist, node.slot, Kokkos::ALL), node, f, b0, b1, cat_base(f), missing,
-              Kokkos::subview(cat_order, k, Kokkos::ALL), Kokkos::subview(cat_weight, k, Kokkos::ALL), gain_of);
-          if (t == 0) scratch(k, f) = best;
-          return;
-        }
-        SplitCandidate best;
-        for (std::uint32_t b = lo; b < hi; ++b) {
-          GradientPairInt64 const left_m = scan + missing;
-          float const g_ml = gain_of(left_m, node.sum - left_m);
-          float const g_mr = gain_of(scan, node.sum - scan);
-          bool const missing_left = g_ml > g_mr;
-          float const gain = missing_left ? g_ml : g_mr;
-          if (gain > best.loss_chg) {
-            best.loss_chg = gain;
-            best.feature = f;
-            best.split_bin = static_cast<std::int32_t>(b) - 1;
-            best.fvalue = b == b0 ? min_vals(f) : values(b - 1);
-            best.default_left = missing_left ? 1 : 0;
-            best.left_sum = missing_left ? left_m : scan;
-            best.right_sum = node.sum - best.left_sum;
-          }
-          scan = scan + hist(node.slot, b);
-        }
-        cand[t] = best;
-        m.team_barrier();
-        if (t == 0) {
-          SplitCandidate r = cand[0];
-          for (int u = 1; u < nt; ++u)
-            if (cand[u].loss_chg > r.loss_chg) r = cand[u];
-          scratch(k, f) = r;
-        }
-      });
-  Kokkos::parallel_for(
-      "kboost::splits::per_node", Kokkos::RangePolicy<ExecutionSpace>(space, 0, n_nodes),
-      KOKKOS_LAMBDA(int k) {
-        SplitCandidate best;
-        for (int f = 0; f < n_features; ++f) {
-          if (scratch(k, f).loss_chg > best.loss_chg) best = scratch(k, f);
-        }
-        EvalNode const node = nodes(k);
-        double const G = detail::to_double_grad(q, node.sum.grad), H = detail::to_double_hess(q, node.sum.hess);
-        // Under monotone constraints the parent's gain is taken at its clamped weight, as upstream's
-        // CPU evaluator does (hist/evaluate_splits.h root_gain = SplitEvaluator::CalcGain). The GPU
-        // evaluator subtracts the unconstrained gain instead, which never splits a node whose weight
-        // sits on a bound; the CPU's rule is the one upstream's hist users get.
-        double const parent = constrained ? gain_given_weight(p, G, H, clamp_weight(calc_weight(p, G, H), node.lower, node.upper))
-                                          : node_gain(p, G, H);
-        if (best.feature >= 0) best.loss_chg = best.loss_chg - static_cast<float>(parent);
-        if (best.kind != kNumericalSplit)
-          detail::write_category_words(best, ptrs(best.feature), cat_base(best.feature),
-                                       Kokkos::subview(cat_order, k, Kokkos::ALL),
-                                       Kokkos::subview(cat_words, k, Kokkos::ALL));
-        out(k) = best;
-      });
+  detail::SplitEvalArgs<Mem> const args{hist, ptrs, values, min_vals, nodes, feature_mask, monotone, scratch, out, n_nodes, cats};
+  detail::evaluate_feature_splits(space, p, q, args);
+  detail::pick_node_splits(space, p, q, args);
 }
 
 /// Whether a split may be applied (upstream GPUExpandEntry::IsValid without the depth/leaf limits).

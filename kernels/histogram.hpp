@@ -55,6 +55,76 @@ struct HistSubtraction {
   std::int32_t parent = 0, built = 0, sibling = 0;
 };
 
+namespace detail {
+/// Adds the gradients of tile `t`'s rows into the team-local histogram `local` (feature f0 + k's
+/// slots from off(k), nfg features) on a one-thread team: host backends, where a team is one core,
+/// so no atomics, and the codes and gradients of the rows ahead are prefetched. Row by row, so that
+/// each row's codes are read once per group rather than once per feature.
+template <class Ridx, class Bins, class Gpair, class Local, class Offsets>
+KOKKOS_INLINE_FUNCTION void add_tile_rows_one_thread(HistTile const& t, std::int32_t f0, std::int32_t nfg, Ridx const& ridx,
+                                                     Bins const& bins, Gpair const& gpair, Local const& local,
+                                                     Offsets const& off) {
+  constexpr std::int32_t kAhead = 16;
+  std::int32_t const rows = t.end - t.begin;
+  for (std::int32_t j = 0; j < rows; ++j) {
+    if (j + kAhead < rows) {
+      std::int32_t const ahead = ridx(t.begin + j + kAhead);
+      compat::prefetch(&bins(ahead, f0));
+      compat::prefetch(&gpair(ahead));
+    }
+    std::int32_t const row = ridx(t.begin + j);
+    GradientPairInt64 const g = gpair(row);
+    if (g.grad == 0 && g.hess == 0) continue;
+    auto const* codes = &bins(row, f0);
+    GradientPairInt64* const loc = local.data();
+    std::uint32_t const* const first = off.data();
+    for (std::int32_t k = 0; k < nfg; ++k) {
+      GradientPairInt64& h = loc[first[k] + codes[k]];
+      h.grad += g.grad;
+      h.hess += g.hess;
+    }
+  }
+}
+
+/// As add_tile_rows_one_thread with one team thread per (row, feature) element, as upstream's
+/// HistKernelOneNodeTarget: a warp reads neighbouring codes of a few rows and its atomics spread
+/// over several features' bins instead of piling 32 rows onto one feature's.
+template <class Member, class Ridx, class Bins, class Gpair, class Local, class Offsets>
+KOKKOS_INLINE_FUNCTION void add_tile_elements_team(Member const& m, HistTile const& t, std::int32_t f0, std::int32_t nfg,
+                                                   Ridx const& ridx, Bins const& bins, Gpair const& gpair,
+                                                   Local const& local, Offsets const& off) {
+  std::int32_t const elements = (t.end - t.begin) * nfg;
+  Kokkos::parallel_for(Kokkos::TeamThreadRange(m, elements), [&](std::int32_t e) {
+    std::int32_t const j = e / nfg, k = e - j * nfg;
+    std::int32_t const row = ridx(t.begin + j);
+    GradientPairInt64 const g = gpair(row);
+    if (g.grad == 0 && g.hess == 0) return;
+    std::uint32_t const s = off(k) + bins(row, f0 + k);
+    atomic_add_as_32(&local(s).grad, g.grad);
+    atomic_add_as_32(&local(s).hess, g.hess);
+  });
+}
+
+/// Moves the team-local slots local(0 .. ns), slot space from s0, to hist(t.slot, global bin)
+/// (slot_bin; a feature's missing slot is dropped): stored when the tile is exclusive, else added
+/// with integer atomics (exact in any order).
+template <class Member, class SlotBin, class Local, class Hist>
+KOKKOS_INLINE_FUNCTION void flush_tile(Member const& m, HistTile const& t, std::uint32_t s0, std::uint32_t ns,
+                                       SlotBin const& slot_bin, Local const& local, Hist const& hist) {
+  Kokkos::parallel_for(Kokkos::TeamThreadRange(m, ns), [&](std::uint32_t j) {
+    std::int32_t const b = slot_bin(s0 + j);
+    if (b < 0) return;  // a feature's missing slot
+    GradientPairInt64 const v = local(j);
+    if (t.exclusive) {
+      hist(t.slot, b) = v;
+      return;
+    }
+    if (v.grad != 0) Kokkos::atomic_add(&hist(t.slot, b).grad, v.grad);
+    if (v.hess != 0) Kokkos::atomic_add(&hist(t.slot, b).hess, v.hess);
+  });
+}
+}  // namespace detail
+
 /// Builds node histograms from compressed bin codes (kernels/binning.hpp bin_codes: feature f's
 /// code is its local bin, n_f = ptrs[f+1] − ptrs[f] for missing). BinT: std::uint8_t or
 /// std::uint16_t. The tile kernel's team-local histogram gives feature f the n_f + 1 slots
@@ -211,11 +281,7 @@ class HistogramBuilder {
                   Kokkos::View<const std::int32_t*, Mem> ridx,
                   Kokkos::View<const GradientPairInt64*, Mem> gpair, std::vector<HistNode> const& nodes,
                   std::int32_t tile_rows, hist_view hist) {
-    std::vector<HistTile> tiles;
-    for (auto const& n : nodes)
-      for (std::int32_t b = n.begin; b < n.end; b += tile_rows)
-        for (int g = 0; g < n_groups_; ++g)
-          tiles.push_back(HistTile{n.slot, b, b + tile_rows < n.end ? b + tile_rows : n.end, g, n.end - n.begin <= tile_rows});
+    std::vector<HistTile> const tiles = tiles_of(nodes, tile_rows);
     if (tiles.empty()) return;
     auto d = uploads.put(space, tiles);
     auto gfeat = group_feature_;
@@ -241,61 +307,28 @@ class HistogramBuilder {
           Kokkos::parallel_for(Kokkos::TeamThreadRange(m, ns), [&](std::uint32_t j) { local(j) = GradientPairInt64{}; });
           Kokkos::parallel_for(Kokkos::TeamThreadRange(m, nfg), [&](std::int32_t k) { off(k) = ptrs(f0 + k) + f0 + k - s0; });
           m.team_barrier();
-          // Host backends: a team is one core; no atomics, prefetch ahead. Row by row, so that each
-          // row's codes are read once per group (feature by feature over a tile, each pass touching
-          // only one feature's slots, measured 1.4x slower on the CPU benchmark).
           if (m.team_size() == 1) {
-            constexpr std::int32_t kAhead = 16;
-            std::int32_t const rows = t.end - t.begin;
-            for (std::int32_t j = 0; j < rows; ++j) {
-              if (j + kAhead < rows) {
-                std::int32_t const ahead = ridx(t.begin + j + kAhead);
-                compat::prefetch(&bins(ahead, f0));
-                compat::prefetch(&gpair(ahead));
-              }
-              std::int32_t const row = ridx(t.begin + j);
-              GradientPairInt64 const g = gpair(row);
-              if (g.grad == 0 && g.hess == 0) continue;
-              BinT const* codes = &bins(row, f0);
-              GradientPairInt64* const loc = local.data();
-              std::uint32_t const* const first = off.data();
-              for (std::int32_t k = 0; k < nfg; ++k) {
-                GradientPairInt64& h = loc[first[k] + codes[k]];
-                h.grad += g.grad;
-                h.hess += g.hess;
-              }
-            }
+            detail::add_tile_rows_one_thread(t, f0, nfg, ridx, bins, gpair, local, off);
           } else {
-            // One thread per (row, feature) element, as upstream's HistKernelOneNodeTarget: a warp
-            // reads neighbouring codes of a few rows and its atomics spread over several features'
-            // bins instead of piling 32 rows onto one feature's.
-            std::int32_t const elements = (t.end - t.begin) * nfg;
-            Kokkos::parallel_for(Kokkos::TeamThreadRange(m, elements), [&](std::int32_t e) {
-              std::int32_t const j = e / nfg, k = e - j * nfg;
-              std::int32_t const row = ridx(t.begin + j);
-              GradientPairInt64 const g = gpair(row);
-              if (g.grad == 0 && g.hess == 0) return;
-              std::uint32_t const s = off(k) + bins(row, f0 + k);
-              detail::atomic_add_as_32(&local(s).grad, g.grad);
-              detail::atomic_add_as_32(&local(s).hess, g.hess);
-            });
+            detail::add_tile_elements_team(m, t, f0, nfg, ridx, bins, gpair, local, off);
           }
           m.team_barrier();
-          Kokkos::parallel_for(Kokkos::TeamThreadRange(m, ns), [&](std::uint32_t j) {
-            std::int32_t const b = slot_bin(s0 + j);
-            if (b < 0) return;  // a feature's missing slot
-            GradientPairInt64 const v = local(j);
-            if (t.exclusive) {
-              hist(t.slot, b) = v;
-              return;
-            }
-            if (v.grad != 0) Kokkos::atomic_add(&hist(t.slot, b).grad, v.grad);
-            if (v.hess != 0) Kokkos::atomic_add(&hist(t.slot, b).hess, v.hess);
-          });
+          detail::flush_tile(m, t, s0, ns, slot_bin, local, hist);
         });
   }
 
  private:
+  /// The tile kernel's work list: each node's rows in runs of `tile_rows`, each run once per feature
+  /// group; exclusive when the node's rows fit one run.
+  std::vector<HistTile> tiles_of(std::vector<HistNode> const& nodes, std::int32_t tile_rows) const {
+    std::vector<HistTile> tiles;
+    for (auto const& n : nodes)
+      for (std::int32_t b = n.begin; b < n.end; b += tile_rows)
+        for (int g = 0; g < n_groups_; ++g)
+          tiles.push_back(HistTile{n.slot, b, b + tile_rows < n.end ? b + tile_rows : n.end, g, n.end - n.begin <= tile_rows});
+    return tiles;
+  }
+
   std::int64_t min_shared_;
   std::int32_t tile_rows_;
   bool tile_ok_ = true;

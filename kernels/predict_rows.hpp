@@ -72,6 +72,84 @@ KOKKOS_INLINE_FUNCTION std::int32_t walk_dense_numeric(Forest const& f, std::int
   }
   return base + pos;
 }
+
+/// Copies rows [row0, row0 + nr) of X (n_feat features) into the team's feature-major block xs:
+/// xs(j * T + r) = X(row0 + r, j), T the team size, one element per team thread.
+template <class Member, class XView, class Floats>
+KOKKOS_INLINE_FUNCTION void stage_row_features(Member const& m, XView const& X, Floats const& xs, int row0, int nr,
+                                               int n_feat) {
+  int const T = m.team_size();
+  Kokkos::parallel_for(Kokkos::TeamThreadRange(m, nr * n_feat), [&](int k) {
+    int const r = k / n_feat, j = k % n_feat;
+    xs(j * T + r) = X(row0 + r, j);
+  });
+}
+
+/// Row r's margins in a team's scratch block (margin-column-major over the team's T rows):
+/// margin j is acc(j * T + r).
+template <class Floats>
+struct RowMargins {
+  Floats acc;
+  int T, r;
+  KOKKOS_INLINE_FUNCTION float& operator()(int j) const { return acc(j * T + r); }
+
+  /// Adds tree t's leaf (pool slot `leaf`, value `value`) as DeviceForest::predict_margin does: a
+  /// vector leaf's n_outputs values, else the value into the tree's group (DART: (0 + value) *
+  /// weight_drop).
+  template <class Forest>
+  KOKKOS_INLINE_FUNCTION void add_leaf(Forest const& f, int t, float value, std::int32_t leaf) const {
+    if (f.vector_leaf) {
+      std::int32_t const off = f.nodes(leaf).child;
+      for (int j = 0; j < f.n_outputs; ++j) acc(j * T + r) += f.leaf_values(off + j);
+    } else {
+      if (f.tree_weight.data != nullptr) value = (0.0f + value) * f.tree_weight(t);
+      acc(f.tree_group(t) * T + r) += value;
+    }
+  }
+};
+
+/// End of the chunk of trees staged together from tree t: the dense numeric trees (tree_dense >= 2)
+/// from t on whose nodes fit `S` staged slots together; t itself when tree t is not staged.
+template <class Forest>
+KOKKOS_INLINE_FUNCTION int staged_chunk_end(Forest const& f, int t, int S) {
+  std::int32_t const b0 = f.tree_begin(t);
+  int c1 = t;
+  while (c1 < f.last_tree && f.tree_dense(c1) >= 2 && f.tree_begin(c1 + 1) - b0 <= S) ++c1;
+  return c1;
+}
+
+/// Packs the pool nodes [b0, b0 + len) into `staged` (StagedNode), one node per team thread.
+template <class Member, class Forest, class Staged>
+KOKKOS_INLINE_FUNCTION void stage_chunk(Member const& m, Forest const& f, Staged const& staged, std::int32_t b0,
+                                        std::int32_t len) {
+  Kokkos::parallel_for(Kokkos::TeamThreadRange(m, len), [&](int i) {
+    PredictNode const n = f.nodes(b0 + i);
+    std::uint32_t const meta = static_cast<std::uint32_t>(n.feature) | (n.default_left() ? StagedNode::kDefaultLeftBit : 0u);
+    staged(i) = StagedNode{n.value, static_cast<std::int32_t>(meta)};
+  });
+}
+
+/// Adds the leaf of tree t walked in the pool (dense numeric trees by walk_dense_numeric, the
+/// others by DeviceForest::leaf) for row x to `margins`.
+template <class Forest, class Row, class Margins>
+KOKKOS_INLINE_FUNCTION void add_pool_tree(Forest const& f, int t, Row const& x, Margins const& margins) {
+  int const dense = f.tree_dense(t);
+  std::int32_t const leaf = dense >= 2 ? walk_dense_numeric(f, f.tree_begin(t), dense - 2, x) : f.leaf(t, x);
+  margins.add_leaf(f, t, f.nodes(leaf).value, leaf);
+}
+
+/// Adds the leaves of the staged trees [t0, t1) (pool nodes from tree_begin(t0) in `staged`) for
+/// row x to `margins`, in tree order.
+template <class Forest, class Staged, class Row, class Margins>
+KOKKOS_INLINE_FUNCTION void add_staged_trees(Forest const& f, Staged const& staged, int t0, int t1, Row const& x,
+                                             Margins const& margins) {
+  std::int32_t const b0 = f.tree_begin(t0);
+  StagedTrees<Staged> const chunk{staged, f.missing};
+  for (int tt = t0; tt < t1; ++tt) {
+    std::int32_t const slot = walk_dense_numeric(chunk, f.tree_begin(tt) - b0, f.tree_dense(tt) - 2, x);
+    margins.add_leaf(f, tt, staged(slot).value, b0 + slot);
+  }
+}
 }  // namespace detail
 
 /// Predictions of rows × features X (any layout) into `out` (rows × f.output_columns(), any
@@ -103,7 +181,6 @@ void predict_rows(ExecutionSpace const& space, DeviceForest<MemorySpace> const& 
   int S = static_cast<int>(std::min<std::size_t>(4096, left / sizeof(detail::StagedNode)));
   if (S < 256 || f.vector_leaf) S = 0;
   bool const has_bm = base_margin.extent(0) > 0;
-  bool const dart = f.tree_weight.data != nullptr;
 
   auto const body = KOKKOS_LAMBDA(member_t const& m) {
     int const T = m.team_size();
@@ -112,68 +189,38 @@ void predict_rows(ExecutionSpace const& space, DeviceForest<MemorySpace> const& 
     floats_t xs(m.team_scratch(0), stage ? T * n_feat : 0);
     floats_t acc(m.team_scratch(0), T * K);
     staged_t staged(m.team_scratch(0), S);
-    if (stage)
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(m, nr * n_feat), [&](int k) {
-        int const r = k / n_feat, j = k % n_feat;
-        xs(j * T + r) = X(row0 + r, j);
-      });
+    if (stage) detail::stage_row_features(m, X, xs, row0, nr, n_feat);
     int const r = m.team_rank();
     bool const active = r < nr;
+    detail::RowMargins<floats_t> const margins{acc, T, r};
     if (active)
-      for (int k = 0; k < K; ++k) acc(k * T + r) = has_bm ? base_margin(row0 + r, k) : f.base_margin(k);
+      for (int k = 0; k < K; ++k) margins(k) = has_bm ? base_margin(row0 + r, k) : f.base_margin(k);
     m.team_barrier();
     detail::ScratchRow const from_scratch{stage ? xs.data() : nullptr, T, r};
     detail::ViewRow<XView> const in_place{X, row0 + r};
-    detail::StagedTrees<staged_t> const chunk{staged, f.missing};
-    auto add_leaf = [&](int t, float value, std::int32_t leaf) {
-      if (f.vector_leaf) {
-        std::int32_t const off = f.nodes(leaf).child;
-        for (int j = 0; j < K; ++j) acc(j * T + r) += f.leaf_values(off + j);
-      } else {
-        if (dart) value = (0.0f + value) * f.tree_weight(t);
-        acc(f.tree_group(t) * T + r) += value;
-      }
-    };
     int t = f.first_tree;
     while (t < f.last_tree) {
-      // The next chunk: dense numeric trees whose nodes fit in S staged slots together.
-      std::int32_t const b0 = f.tree_begin(t);
-      int c1 = t;
-      while (c1 < f.last_tree && f.tree_dense(c1) >= 2 && f.tree_begin(c1 + 1) - b0 <= S) ++c1;
+      int const c1 = detail::staged_chunk_end(f, t, S);
       if (c1 == t) {  // a tree that is not staged: walked in the pool
         if (active) {
-          int const dense = f.tree_dense(t);
-          std::int32_t const leaf =
-              dense >= 2 ? (stage ? detail::walk_dense_numeric(f, f.tree_begin(t), dense - 2, from_scratch)
-                                  : detail::walk_dense_numeric(f, f.tree_begin(t), dense - 2, in_place))
-                         : (stage ? f.leaf(t, from_scratch) : f.leaf(t, in_place));
-          add_leaf(t, f.nodes(leaf).value, leaf);
+          if (stage) detail::add_pool_tree(f, t, from_scratch, margins);
+          else detail::add_pool_tree(f, t, in_place, margins);
         }
         ++t;
         continue;
       }
-      std::int32_t const len = f.tree_begin(c1) - b0;
       m.team_barrier();  // the previous chunk's walks are done
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(m, len), [&](int i) {
-        PredictNode const n = f.nodes(b0 + i);
-        std::uint32_t const meta = static_cast<std::uint32_t>(n.feature) |
-                                   (n.default_left() ? detail::StagedNode::kDefaultLeftBit : 0u);
-        staged(i) = detail::StagedNode{n.value, static_cast<std::int32_t>(meta)};
-      });
+      detail::stage_chunk(m, f, staged, f.tree_begin(t), f.tree_begin(c1) - f.tree_begin(t));
       m.team_barrier();
-      if (active)
-        for (int tt = t; tt < c1; ++tt) {
-          std::int32_t const base = f.tree_begin(tt) - b0;
-          std::int32_t const slot = stage ? detail::walk_dense_numeric(chunk, base, f.tree_dense(tt) - 2, from_scratch)
-                                          : detail::walk_dense_numeric(chunk, base, f.tree_dense(tt) - 2, in_place);
-          add_leaf(tt, staged(slot).value, b0 + slot);
-        }
+      if (active) {
+        if (stage) detail::add_staged_trees(f, staged, t, c1, from_scratch, margins);
+        else detail::add_staged_trees(f, staged, t, c1, in_place, margins);
+      }
       t = c1;
     }
     if (active) {
-      auto in = [&](int j) -> float& { return acc(j * T + r); };
       auto o = [&](int j) -> float& { return out(row0 + r, j); };
-      apply_transform(f.transform, K, in, o);
+      apply_transform(f.transform, K, margins, o);
     }
   };
   // Host backends cap the team size (Serial: 1); the body reads its team size from the member.
