@@ -69,6 +69,10 @@ struct FitRows {
 /// A fit's fixed inputs and the training margins its rounds update.
 template <class Mem>
 struct FitContext {
+  FitContext(TrainParams const& params, HostDMatrix const& train, EvalSetList const& eval_sets, std::ostream* out,
+             FitPlan const& fit_plan)
+      : p(params), dtrain(train), evals(eval_sets), log(out), plan(fit_plan) {}
+
   TrainParams const& p;
   HostDMatrix const& dtrain;
   EvalSetList const& evals;
