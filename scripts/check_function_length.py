@@ -31,7 +31,6 @@ PENDING = {
     "kernels/histogram.hpp": 1,        # HistogramBuilder::build_tile
     "kernels/predict_rows.hpp": 1,     # predict_rows
     "engine/booster.hpp": 2,           # BasicBooster::train and fit_rounds
-    "engine/hist_tuner.hpp": 1,        # measure_hist_tiles
 }
 
 
