@@ -1,14 +1,17 @@
 #pragma once
 /// \file dmatrix.hpp
 /// kboost's data matrix: features (rows × features, float32, missing = NaN or absent), labels,
-/// weights and query groups, held in Kokkos Views of one memory space.
+/// weights and query groups, held in Kokkos Views of one memory space; and host_dmatrix, the one
+/// way to make a HostDMatrix from a caller's Views or C arrays.
 #include <Kokkos_Core.hpp>
 #include <KokkosSparse_CrsMatrix.hpp>
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace kboost {
@@ -139,6 +142,101 @@ DMatrix<DstSpace> copy_to(DMatrix<SrcSpace> const& src) {
   dst.label_lower_bound = Kokkos::create_mirror_view_and_copy(DstSpace(), src.label_lower_bound);
   dst.label_upper_bound = Kokkos::create_mirror_view_and_copy(DstSpace(), src.label_upper_bound);
   return dst;
+}
+
+namespace detail {
+
+/// Host View type of a caller's rank-`rank` float array: row-major, not owned.
+template <int rank>
+using HostFloatArray = Kokkos::View<std::conditional_t<rank == 1, const float*, const float**>, Kokkos::LayoutRight,
+                                    Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+
+/// Throws std::runtime_error naming `what` ("labels", "weights") unless it has `rows` rows.
+inline void require_rows(char const* what, std::size_t got, std::size_t rows) {
+  if (got != rows)
+    throw std::runtime_error(std::string("host_dmatrix: ") + what + " have " + std::to_string(got) + " rows, X has " +
+                             std::to_string(rows));
+}
+
+/// Copies `labels` (rows, or rows × targets; any memory space and layout) into d.label, row-major
+/// (d.n_targets values per row).
+template <class LabelView>
+void set_host_labels(HostDMatrix& d, LabelView const& labels) {
+  static_assert(LabelView::rank == 1 || LabelView::rank == 2, "labels must be a rows or rows x targets View");
+  require_rows("labels", labels.extent(0), d.n_rows);
+  if (LabelView::rank == 2 && labels.extent(1) == 0) throw std::runtime_error("host_dmatrix: labels have 0 targets per row");
+  d.n_targets = LabelView::rank == 2 ? labels.extent(1) : 1;
+  auto const host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), labels);
+  d.label = Kokkos::View<float*, Kokkos::HostSpace>(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::host_dmatrix::label"), d.n_rows * d.n_targets);
+  if constexpr (LabelView::rank == 2) {
+    Kokkos::View<float**, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> rows_targets(
+        d.label.data(), d.n_rows, d.n_targets);
+    Kokkos::deep_copy(rows_targets, host);
+  } else {
+    Kokkos::deep_copy(d.label, host);
+  }
+}
+
+/// Copies `weights` (rows, any memory space and layout) into d.weight; an empty View leaves d
+/// unweighted (all 1).
+template <class WeightView>
+void set_host_weights(HostDMatrix& d, WeightView const& weights) {
+  static_assert(WeightView::rank == 1, "weights must be a rows View");
+  if (weights.extent(0) == 0) return;
+  require_rows("weights", weights.extent(0), d.n_rows);
+  d.weight = Kokkos::View<float*, Kokkos::HostSpace>(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::host_dmatrix::weight"), d.n_rows);
+  Kokkos::deep_copy(d.weight, Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), weights));
+}
+
+}  // namespace detail
+
+/// A dense HostDMatrix holding a copy of X (rows × features float32, NaN = missing), unlabelled.
+/// X may live in any memory space and have any layout (LayoutRight, LayoutLeft, LayoutStride): it
+/// is copied to the host when not host-accessible, then into d.dense in row-major order.
+/// Needs Kokkos initialised.
+template <class XView, std::enable_if_t<Kokkos::is_view<XView>::value, int> = 0>
+HostDMatrix host_dmatrix(XView const& X) {
+  static_assert(XView::rank == 2, "X must be a rows x features View");
+  static_assert(std::is_same_v<typename XView::non_const_value_type, float>, "X must hold float");
+  HostDMatrix d;
+  d.n_rows = X.extent(0);
+  d.n_features = X.extent(1);
+  d.dense = HostDMatrix::dense_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::host_dmatrix::X"),
+                                    d.n_rows, d.n_features);
+  Kokkos::deep_copy(d.dense, Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), X));  // to row-major
+  return d;
+}
+
+/// As host_dmatrix(X) with labels and optional weights, copied the same way: labels (rows, or
+/// rows × targets for multi-target training: d.n_targets = targets, d.label row-major) and weights
+/// (rows, or an empty View for all 1), each in any memory space and layout.
+/// \throws std::runtime_error naming the labels or the weights when they do not have X's rows, or
+/// when rows × targets labels have no target.
+template <class XView, class LabelView, class WeightView = Kokkos::View<const float*, Kokkos::HostSpace>,
+          std::enable_if_t<Kokkos::is_view<XView>::value && Kokkos::is_view<LabelView>::value, int> = 0>
+HostDMatrix host_dmatrix(XView const& X, LabelView const& labels, WeightView const& weights = {}) {
+  HostDMatrix d = host_dmatrix(X);
+  detail::set_host_labels(d, labels);
+  detail::set_host_weights(d, weights);
+  return d;
+}
+
+/// host_dmatrix of the caller's C arrays: x (rows × features floats, row-major, NaN = missing),
+/// labels (rows × n_targets floats, row-major; nullptr = unlabelled) and weights (rows floats;
+/// nullptr = all 1), wrapped as host Views and copied as above.
+/// \throws std::runtime_error when x is nullptr for a non-empty matrix, or labels come with
+/// n_targets 0.
+inline HostDMatrix host_dmatrix(float const* x, std::size_t rows, std::size_t features, float const* labels = nullptr,
+                                float const* weights = nullptr, std::size_t n_targets = 1) {
+  if (x == nullptr && rows * features != 0)
+    throw std::runtime_error("host_dmatrix: X is NULL for " + std::to_string(rows) + " x " + std::to_string(features) +
+                             " values");
+  HostDMatrix d = host_dmatrix(detail::HostFloatArray<2>(x, rows, features));
+  if (labels != nullptr) detail::set_host_labels(d, detail::HostFloatArray<2>(labels, rows, n_targets));
+  if (weights != nullptr) detail::set_host_weights(d, detail::HostFloatArray<1>(weights, rows));
+  return d;
 }
 
 }  // namespace kboost

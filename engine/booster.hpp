@@ -109,33 +109,7 @@ class BasicBooster {
             std::enable_if_t<Kokkos::is_view<XView>::value && Kokkos::is_view<LabelView>::value, int> = 0>
   void train(TrainParams const& p, XView const& X, LabelView const& labels, WeightView const& weights = {},
              std::ostream* log = nullptr) {
-    static_assert(XView::rank == 2, "X must be a rows x features View");
-    static_assert(LabelView::rank == 1 || LabelView::rank == 2, "labels must be a rows or rows x targets View");
-    static_assert(WeightView::rank == 1, "weights must be a rows View");
-    if (labels.extent(0) != X.extent(0) || (weights.extent(0) != 0 && weights.extent(0) != X.extent(0)))
-      throw std::runtime_error("train: labels and weights must have " + std::to_string(X.extent(0)) + " rows");
-    HostDMatrix d;
-    d.n_rows = X.extent(0);
-    d.n_features = X.extent(1);
-    d.dense = HostDMatrix::dense_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::train::host_X"),
-                                      d.n_rows, d.n_features);
-    auto hx = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), X);
-    Kokkos::deep_copy(d.dense, hx);  // to row-major, on the host
-    if constexpr (LabelView::rank == 2) {
-      d.n_targets = labels.extent(1);
-      d.label = Kokkos::View<float*, Kokkos::HostSpace>("kboost::train::label", d.n_rows * d.n_targets);
-      Kokkos::View<float**, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> rows_targets(
-          d.label.data(), d.n_rows, d.n_targets);
-      Kokkos::deep_copy(rows_targets, Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), labels));  // row-major
-    } else {
-      d.label = Kokkos::View<float*, Kokkos::HostSpace>("kboost::train::label", d.n_rows);
-      Kokkos::deep_copy(d.label, Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), labels));
-    }
-    if (weights.extent(0) != 0) {
-      d.weight = Kokkos::View<float*, Kokkos::HostSpace>("kboost::train::weight", d.n_rows);
-      Kokkos::deep_copy(d.weight, Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), weights));
-    }
-    train(p, d, {}, log);
+    train(p, host_dmatrix(X, labels, weights), {}, log);
   }
 
   /// As train() above with the caller's objective (kernels/gradients.hpp CustomObjective, made by

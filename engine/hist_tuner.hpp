@@ -138,6 +138,135 @@ inline double median(std::vector<double> v) {
   return v.empty() ? 0.0 : v[v.size() / 2];
 }
 
+/// Times root histogram builds of the fit's own bins: one node of the first `rows` rows, with the
+/// inputs of tune_inputs, built into one scratch histogram.
+template <class ExecutionSpace, class Mem, class BinT>
+class HistBuildTimer {
+ public:
+  using Builder = HistogramBuilder<ExecutionSpace, Mem, BinT>;
+
+  /// Inputs for builds of up to n rows of `bins` (rows × features codes) with cut pointers `ptrs`
+  /// (features + 1, host); `bins` and `o` must outlive the timer.
+  HistBuildTimer(ExecutionSpace const& space, BinCodes<BinT, Mem> const& bins, std::vector<std::uint32_t> const& ptrs,
+                 std::int64_t n, HistTuneOptions const& o)
+      : space_(space), bins_(bins), o_(o) {
+    Kokkos::View<std::int32_t*, Mem> ridx;
+    Kokkos::View<GradientPairInt64*, Mem> gpair;
+    tune_inputs(space, n, ridx, gpair);
+    std::uint32_t const total_bins = ptrs.empty() ? 1 : ptrs.back();
+    hist_ = typename Builder::hist_view("kboost::tune::hist", 1, std::max<std::uint32_t>(total_bins, 1));
+    ridx_ = ridx;
+    gpair_ = gpair;
+  }
+
+  /// Seconds per build of a `rows`-row node, `reps` builds between two fences.
+  double sample(Builder& b, std::int64_t rows, int reps) {
+    std::vector<HistNode> const nodes{HistNode{0, 0, static_cast<std::int32_t>(rows)}};
+    space_.fence();
+    auto const t0 = std::chrono::steady_clock::now();
+    for (int k = 0; k < reps; ++k) b.build(space_, uploads_, bins_, ridx_, gpair_, nodes, hist_);
+    space_.fence();
+    uploads_.release();
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / reps;
+  }
+
+  /// Measures the launch-plus-sync cost with `b`: a one-row build, median of o.sync_samples (after
+  /// one warm-up). Later samples are sized to rise above it. Returns it in seconds.
+  double calibrate_sync(Builder& b) {
+    sample(b, 1, 1);
+    std::vector<double> sync;
+    for (int k = 0; k < std::max(1, o_.sync_samples); ++k) sync.push_back(sample(b, 1, 1));
+    sync_seconds_ = median(sync);
+    return sync_seconds_;
+  }
+
+  /// Median seconds per build of each builder at `rows`, interleaved rounds, samples sized to rise
+  /// above the sync cost. Round 0 doubles as the calibration pass: a candidate whose single build
+  /// already lasts long enough keeps that build as its round-0 sample. After round 0, candidates
+  /// slower than prune_factor × the fastest drop out (their median is their round-0 sample), so a
+  /// slow kernel at the root is timed twice, not 2 + rounds times.
+  std::vector<double> compare(std::vector<Builder*> const& bs, std::int64_t rows) {
+    std::int64_t const warm_rows = std::min<std::int64_t>(rows, 4 * 4096);
+    double const want = o_.sync_multiple * sync_seconds_;
+    std::vector<int> reps;
+    std::vector<std::vector<double>> s(bs.size());
+    for (std::size_t i = 0; i < bs.size(); ++i) {
+      sample(*bs[i], warm_rows, 1);  // warm-up: first launch
+      double t1 = sample(*bs[i], rows, 1);
+      if (t1 >= want) {
+        reps.push_back(1);
+        s[i].push_back(t1);
+        continue;
+      }
+      t1 = std::max(median({t1, sample(*bs[i], rows, 1), sample(*bs[i], rows, 1)}), 1e-9);
+      reps.push_back(static_cast<int>(std::clamp(want / t1 + 0.999, 1.0, static_cast<double>(std::max(1, o_.max_reps)))));
+      s[i].push_back(sample(*bs[i], rows, reps[i]));
+    }
+    double fastest = s[0][0];
+    for (auto const& v : s) fastest = std::min(fastest, v[0]);
+    for (int round = 1; round < std::max(1, o_.rounds); ++round)
+      for (std::size_t i = 0; i < bs.size(); ++i)
+        if (s[i][0] <= o_.prune_factor * fastest) s[i].push_back(sample(*bs[i], rows, reps[i]));
+    std::vector<double> med;
+    for (auto const& v : s) med.push_back(median(v));
+    return med;
+  }
+
+ private:
+  ExecutionSpace space_;
+  BinCodes<BinT, Mem> const& bins_;
+  HistTuneOptions const& o_;
+  Kokkos::View<const std::int32_t*, Mem> ridx_;
+  Kokkos::View<const GradientPairInt64*, Mem> gpair_;
+  typename Builder::hist_view hist_;
+  UploadArena<ExecutionSpace, Mem> uploads_;
+  double sync_seconds_ = 0;
+};
+
+/// The root (n rows): `global` against every tile size (`tiles`, one builder per entry of
+/// `tile_rows`). Appends the medians to r.timings, sets r.tile_rows to the fastest tile size and
+/// returns its index in `tiles`; sets r.min_shared to n when that tile size beats the global
+/// kernel, else to kHistNeverTile.
+template <class Timer, class Builder>
+std::size_t time_root(Timer& timer, Builder& global, std::vector<Builder>& tiles,
+                      std::vector<std::int32_t> const& tile_rows, std::int64_t n, HistTuneResult& r) {
+  std::vector<Builder*> all{&global};
+  for (auto& t : tiles) all.push_back(&t);
+  auto const root = timer.compare(all, n);
+  r.timings.emplace_back("root/global", root[0]);
+  std::size_t best = 0;
+  for (std::size_t i = 0; i < tiles.size(); ++i) {
+    r.timings.emplace_back("root/tile" + std::to_string(tile_rows[i]), root[i + 1]);
+    if (root[i + 1] < root[best + 1]) best = i;
+  }
+  r.tile_rows = tile_rows[best];
+  r.min_shared = root[best + 1] < root[0] ? n : kHistNeverTile;
+  return best;
+}
+
+/// After tiles won the root (n rows): quarters the segment from n / 4 down to o.min_segment while
+/// `tile` keeps beating `global`, lowering r.min_shared to the last segment tiles won (0 when that
+/// was the smallest timed) and appending each segment's medians to r.timings. Stops early, at
+/// o.untimed_min_shared, once tuning (begun at `start`) has taken o.budget_seconds.
+template <class Timer, class Builder>
+void time_segments(Timer& timer, Builder& global, Builder& tile, std::int64_t n, HistTuneOptions const& o,
+                   std::chrono::steady_clock::time_point start, HistTuneResult& r) {
+  for (std::int64_t seg = n / 4; seg >= o.min_segment; seg /= 4) {
+    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > o.budget_seconds) {
+      // Tiles won every segment timed: assume they keep winning down to the grower's default
+      // rather than sending every node below the last timed segment to the global-atomic kernel.
+      r.min_shared = std::min(r.min_shared, o.untimed_min_shared);
+      break;
+    }
+    auto const m = timer.compare({&global, &tile}, seg);
+    r.timings.emplace_back("seg" + std::to_string(seg) + "/global", m[0]);
+    r.timings.emplace_back("seg" + std::to_string(seg) + "/tile", m[1]);
+    if (!(m[1] < m[0])) return;
+    r.min_shared = seg;
+  }
+  if (r.min_shared < o.min_segment * 4) r.min_shared = 0;  // tiles won the smallest segment timed
+}
+
 }  // namespace detail
 
 /// Measures the tile-vs-global choice on `bins` (rows × features codes, kernels/binning.hpp) with cut
@@ -149,8 +278,7 @@ HistTuneResult measure_hist_tiles(ExecutionSpace const& space,
                                   HistTuneOptions const& o = {}) {
   compat::ScopedRegion region("kboost::tune::hist");
   using Builder = HistogramBuilder<ExecutionSpace, Mem, BinT>;
-  using clock = std::chrono::steady_clock;
-  auto const start = clock::now();
+  auto const start = std::chrono::steady_clock::now();
   std::int64_t const rows_total = static_cast<std::int64_t>(bins.n_rows());
   std::int64_t const n = std::min(rows_total, std::max<std::int64_t>(o.max_rows, 1));  // rows timed
   HistTuneResult r;
@@ -162,98 +290,16 @@ HistTuneResult measure_hist_tiles(ExecutionSpace const& space,
     r.min_shared = kHistNeverTile;
     return r;
   }
-  Kokkos::View<std::int32_t*, Mem> ridx;
-  Kokkos::View<GradientPairInt64*, Mem> gpair;
-  detail::tune_inputs(space, n, ridx, gpair);
-  typename Builder::hist_view hist("kboost::tune::hist", 1, std::max<std::uint32_t>(ptrs.empty() ? 1 : ptrs.back(), 1));
-  Kokkos::View<const std::int32_t*, Mem> cridx(ridx);
-  Kokkos::View<const GradientPairInt64*, Mem> cgpair(gpair);
-
-  UploadArena<ExecutionSpace, Mem> uploads;
-  // Seconds per build of a `rows`-row node, `reps` builds between two fences.
-  auto const sample = [&](Builder& b, std::int64_t rows, int reps) {
-    std::vector<HistNode> const nodes{HistNode{0, 0, static_cast<std::int32_t>(rows)}};
-    space.fence();
-    auto const t0 = clock::now();
-    for (int k = 0; k < reps; ++k) b.build(space, uploads, bins, cridx, cgpair, nodes, hist);
-    space.fence();
-    uploads.release();
-    return std::chrono::duration<double>(clock::now() - t0).count() / reps;
-  };
-  // Launch-plus-sync: a one-row build, median of sync_samples (after one warm-up).
-  sample(global, 1, 1);
-  std::vector<double> sync;
-  for (int k = 0; k < std::max(1, o.sync_samples); ++k) sync.push_back(sample(global, 1, 1));
-  r.sync_seconds = detail::median(sync);
-
-  // Median seconds per build of each builder at `rows`, interleaved rounds, samples sized to rise
-  // above the sync cost. Round 0 doubles as the calibration pass: a candidate whose single build
-  // already lasts long enough keeps that build as its round-0 sample. After round 0, candidates
-  // slower than prune_factor × the fastest drop out (their median is their round-0 sample), so a
-  // slow kernel at the root is timed twice, not 2 + rounds times.
-  auto const compare = [&](std::vector<Builder*> const& bs, std::int64_t rows) {
-    std::int64_t const warm_rows = std::min<std::int64_t>(rows, 4 * 4096);
-    double const want = o.sync_multiple * r.sync_seconds;
-    std::vector<int> reps;
-    std::vector<std::vector<double>> s(bs.size());
-    for (std::size_t i = 0; i < bs.size(); ++i) {
-      sample(*bs[i], warm_rows, 1);  // warm-up: first launch
-      double t1 = sample(*bs[i], rows, 1);
-      if (t1 >= want) {
-        reps.push_back(1);
-        s[i].push_back(t1);
-        continue;
-      }
-      t1 = std::max(detail::median({t1, sample(*bs[i], rows, 1), sample(*bs[i], rows, 1)}), 1e-9);
-      reps.push_back(static_cast<int>(std::clamp(want / t1 + 0.999, 1.0, static_cast<double>(std::max(1, o.max_reps)))));
-      s[i].push_back(sample(*bs[i], rows, reps[i]));
-    }
-    double fastest = s[0][0];
-    for (auto const& v : s) fastest = std::min(fastest, v[0]);
-    for (int round = 1; round < std::max(1, o.rounds); ++round)
-      for (std::size_t i = 0; i < bs.size(); ++i)
-        if (s[i][0] <= o.prune_factor * fastest) s[i].push_back(sample(*bs[i], rows, reps[i]));
-    std::vector<double> med;
-    for (auto const& v : s) med.push_back(detail::median(v));
-    return med;
-  };
-
-  // Root: global vs every tile size.
+  detail::HistBuildTimer<ExecutionSpace, Mem, BinT> timer(space, bins, ptrs, n, o);
+  r.sync_seconds = timer.calibrate_sync(global);
   std::vector<Builder> tiles;
   tiles.reserve(tile_rows.size());
   for (std::int32_t t : tile_rows) tiles.emplace_back(ptrs, 0, t);
-  std::vector<Builder*> all{&global};
-  for (auto& t : tiles) all.push_back(&t);
-  auto const root = compare(all, n);
-  r.timings.emplace_back("root/global", root[0]);
-  std::size_t best = 0;
-  for (std::size_t i = 0; i < tiles.size(); ++i) {
-    r.timings.emplace_back("root/tile" + std::to_string(tile_rows[i]), root[i + 1]);
-    if (root[i + 1] < root[best + 1]) best = i;
-  }
-  r.tile_rows = tile_rows[best];
-  if (!(root[best + 1] < root[0])) {
-    r.min_shared = kHistNeverTile;
-    return r;
-  }
-  // Quarter the segment while tiles still win.
-  r.min_shared = n;
-  for (std::int64_t seg = n / 4; seg >= o.min_segment; seg /= 4) {
-    if (std::chrono::duration<double>(clock::now() - start).count() > o.budget_seconds) {
-      // Tiles won every segment timed: assume they keep winning down to the grower's default
-      // rather than sending every node below the last timed segment to the global-atomic kernel.
-      r.min_shared = std::min(r.min_shared, o.untimed_min_shared);
-      break;
-    }
-    auto const m = compare({&global, &tiles[best]}, seg);
-    r.timings.emplace_back("seg" + std::to_string(seg) + "/global", m[0]);
-    r.timings.emplace_back("seg" + std::to_string(seg) + "/tile", m[1]);
-    if (!(m[1] < m[0])) return r;
-    r.min_shared = seg;
-  }
-  if (r.min_shared < o.min_segment * 4) r.min_shared = 0;  // tiles won the smallest segment timed
+  std::size_t const best = detail::time_root(timer, global, tiles, tile_rows, n, r);
+  if (r.min_shared != kHistNeverTile) detail::time_segments(timer, global, tiles[best], n, o, start, r);
   return r;
 }
+
 
 /// The histogram choice for a fit: from `store` when this shape was tuned before on this device and
 /// build, else measured (measure_hist_tiles) and stored. Fits with fewer than o.min_rows rows get

@@ -27,8 +27,6 @@ NOT_FUNCTIONS = re.compile(r"^\s*(if|for|while|switch|catch|do|else|namespace|st
 TABLE_MARK = "// declarative table"
 # Functions over the limit that are still to be split into named stages: file -> how many.
 PENDING = {
-    "engine/detail/sketch.hpp": 1,     # sketch_host_rows
-    "engine/hist_tuner.hpp": 1,        # measure_hist_tiles
 }
 
 

@@ -9,6 +9,7 @@
 #include <limits>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -24,24 +25,30 @@ namespace kboost::test {
 /// Rows [begin, end) of a dense matrix (features, info, and the labels and label bounds it has; no
 /// weights).
 inline HostDMatrix rows_of(HostDMatrix const& d, std::size_t begin, std::size_t end) {
-  HostDMatrix out;
-  out.n_rows = end - begin;
-  out.n_features = d.n_features;
-  out.dense = HostDMatrix::dense_type("test::rows_X", out.n_rows, d.n_features);
-  for (std::size_t i = 0; i < out.n_rows; ++i)
-    for (std::size_t f = 0; f < d.n_features; ++f) out.dense(i, f) = d.dense(begin + i, f);
-  auto const cut = [&](Kokkos::View<float*, Kokkos::HostSpace> const& v, std::size_t per_row = 1) {
+  auto const X = Kokkos::subview(d.dense, std::make_pair(begin, end), Kokkos::ALL);
+  auto const labels = [&] {
+    return Kokkos::View<const float**, Kokkos::LayoutRight, Kokkos::HostSpace>(d.label.data() + begin * d.n_targets,
+                                                                              end - begin, d.n_targets);
+  };
+  HostDMatrix out = d.label.extent(0) == 0 ? host_dmatrix(X) : host_dmatrix(X, labels());
+  auto const cut = [&](Kokkos::View<float*, Kokkos::HostSpace> const& v) {
     Kokkos::View<float*, Kokkos::HostSpace> c;
     if (v.extent(0) == 0) return c;
-    c = Kokkos::View<float*, Kokkos::HostSpace>("test::rows_of", out.n_rows * per_row);
-    for (std::size_t k = 0; k < out.n_rows * per_row; ++k) c(k) = v(begin * per_row + k);
+    c = Kokkos::View<float*, Kokkos::HostSpace>("test::rows_of", end - begin);
+    Kokkos::deep_copy(c, Kokkos::subview(v, std::make_pair(begin, end)));
     return c;
   };
-  out.n_targets = d.n_targets;
-  out.label = cut(d.label, d.n_targets);
   out.label_lower_bound = cut(d.label_lower_bound);
   out.label_upper_bound = cut(d.label_upper_bound);
   out.info = d.info;
+  return out;
+}
+
+/// A golden's feature rows ("X": a list of rows; null = missing) in one row-major array.
+inline std::vector<float> row_major(nlohmann::json const& X) {
+  std::vector<float> out;
+  for (auto const& row : X)
+    for (auto const& v : row) out.push_back(v.is_null() ? std::numeric_limits<float>::quiet_NaN() : v.get<float>());
   return out;
 }
 
@@ -77,12 +84,7 @@ inline HostDMatrix synthetic_categorical(std::size_t rows) {
     return z ^ (z >> 31);
   };
   std::vector<int> const high = synthetic_high_categories();
-  HostDMatrix d;
-  d.n_rows = rows;
-  d.n_features = 3;
-  d.dense = HostDMatrix::dense_type("test::cat_X", rows, 3);
-  d.label = Kokkos::View<float*, Kokkos::HostSpace>("test::cat_y", rows);
-  d.info.feature_types = {FeatureType::kCategorical, FeatureType::kNumerical, FeatureType::kCategorical};
+  std::vector<float> X(rows * 3), y(rows);
   for (std::size_t i = 0; i < rows; ++i) {
     std::uint64_t const r = mix(i);
     int const c0 = static_cast<int>(r % 30), c2 = static_cast<int>((r >> 20) % 3);
@@ -90,11 +92,13 @@ inline HostDMatrix synthetic_categorical(std::size_t rows) {
     bool const missing = i % 13 == 0;
     bool in_high = false;
     for (int h : high) in_high = in_high || h == c0;
-    d.dense(i, 0) = missing ? NAN : static_cast<float>(c0);
-    d.dense(i, 1) = x1;
-    d.dense(i, 2) = static_cast<float>(c2);
-    d.label(i) = (in_high && !missing ? 2.0f : 0.0f) + x1 + (c2 == 1 ? 1.0f : 0.0f);
+    X[i * 3 + 0] = missing ? NAN : static_cast<float>(c0);
+    X[i * 3 + 1] = x1;
+    X[i * 3 + 2] = static_cast<float>(c2);
+    y[i] = (in_high && !missing ? 2.0f : 0.0f) + x1 + (c2 == 1 ? 1.0f : 0.0f);
   }
+  HostDMatrix d = host_dmatrix(X.data(), rows, 3, y.data());
+  d.info.feature_types = {FeatureType::kCategorical, FeatureType::kNumerical, FeatureType::kCategorical};
   return d;
 }
 
@@ -109,17 +113,10 @@ inline Kokkos::View<std::uint32_t*, Kokkos::HostSpace> group_offsets_of(std::vec
 /// features, relevance labels, query-group sizes); labels >= `binary_from` become 1 and the others
 /// 0 when binary_from > 0 (rank:map's binary relevance).
 inline HostDMatrix ranking_synthetic(nlohmann::json const& s, int binary_from = 0) {
-  auto const X = s["X"].get<std::vector<std::vector<float>>>();
-  auto const y = s["y"].get<std::vector<float>>();
-  HostDMatrix d;
-  d.n_rows = X.size();
-  d.n_features = X.at(0).size();
-  d.dense = HostDMatrix::dense_type("test::rank_X", d.n_rows, d.n_features);
-  d.label = Kokkos::View<float*, Kokkos::HostSpace>("test::rank_y", d.n_rows);
-  for (std::size_t i = 0; i < d.n_rows; ++i) {
-    for (std::size_t f = 0; f < d.n_features; ++f) d.dense(i, f) = X[i][f];
-    d.label(i) = binary_from > 0 ? static_cast<float>(y[i] >= static_cast<float>(binary_from)) : y[i];
-  }
+  auto y = s["y"].get<std::vector<float>>();
+  if (binary_from > 0)
+    for (float& v : y) v = static_cast<float>(v >= static_cast<float>(binary_from));
+  HostDMatrix d = host_dmatrix(row_major(s["X"]).data(), s["X"].size(), s["X"].at(0).size(), y.data());
   d.group_ptr = group_offsets_of(s["group_sizes"].get<std::vector<std::uint32_t>>());
   d.info.source = "ranking_goldens.json synthetic";
   return d;
@@ -147,18 +144,13 @@ inline HostDMatrix lambdarank_example(std::string const& part, int binary_from =
 /// The survival:aft goldens' synthetic data (tests/golden/aft_goldens.json "synthetic": rows × 4
 /// features and each row's [lower, upper] time interval; "inf" = right-censored). No labels.
 inline HostDMatrix aft_synthetic(nlohmann::json const& s) {
-  auto const X = s["X"].get<std::vector<std::vector<float>>>();
-  HostDMatrix d;
-  d.n_rows = X.size();
-  d.n_features = X.at(0).size();
-  d.dense = HostDMatrix::dense_type("test::aft_X", d.n_rows, d.n_features);
+  HostDMatrix d = host_dmatrix(row_major(s["X"]).data(), s["X"].size(), s["X"].at(0).size());
   d.label_lower_bound = Kokkos::View<float*, Kokkos::HostSpace>("test::aft_lower", d.n_rows);
   d.label_upper_bound = Kokkos::View<float*, Kokkos::HostSpace>("test::aft_upper", d.n_rows);
   auto const bound = [](nlohmann::json const& v) {
     return v.is_string() ? std::numeric_limits<float>::infinity() : v.get<float>();
   };
   for (std::size_t i = 0; i < d.n_rows; ++i) {
-    for (std::size_t f = 0; f < d.n_features; ++f) d.dense(i, f) = X[i][f];
     d.label_lower_bound(i) = bound(s["lower"][i]);
     d.label_upper_bound(i) = bound(s["upper"][i]);
   }
@@ -188,21 +180,9 @@ void check_metric_history(History const& history, std::size_t k, nlohmann::json 
 inline HostDMatrix multi_target_synthetic(nlohmann::json const& s, std::string const& target, bool weighted) {
   auto const& X = s["X"];
   auto const& y = s[target];
-  HostDMatrix d;
-  d.n_rows = X.size();
-  d.n_features = X.at(0).size();
-  d.n_targets = y.at(0).size();
-  d.dense = HostDMatrix::dense_type("test::multi_target_X", d.n_rows, d.n_features);
-  d.label = Kokkos::View<float*, Kokkos::HostSpace>("test::multi_target_y", d.n_rows * d.n_targets);
-  for (std::size_t i = 0; i < d.n_rows; ++i) {
-    for (std::size_t f = 0; f < d.n_features; ++f)
-      d.dense(i, f) = X[i][f].is_null() ? std::numeric_limits<float>::quiet_NaN() : X[i][f].get<float>();
-    for (std::size_t t = 0; t < d.n_targets; ++t) d.label(i * d.n_targets + t) = y[i][t].get<float>();
-  }
-  if (weighted) {
-    d.weight = Kokkos::View<float*, Kokkos::HostSpace>("test::multi_target_w", d.n_rows);
-    for (std::size_t i = 0; i < d.n_rows; ++i) d.weight(i) = s["weight"][i].get<float>();
-  }
+  std::vector<float> const w = weighted ? s["weight"].get<std::vector<float>>() : std::vector<float>();
+  HostDMatrix d = host_dmatrix(row_major(X).data(), X.size(), X.at(0).size(), row_major(y).data(),
+                               weighted ? w.data() : nullptr, y.at(0).size());
   d.info.source = "multi_target_goldens.json synthetic";
   return d;
 }
@@ -210,17 +190,8 @@ inline HostDMatrix multi_target_synthetic(nlohmann::json const& s, std::string c
 /// The synthetic set of tests/golden/dart_goldens.json: features and the label `target` ("y",
 /// "binary" or "classes").
 inline HostDMatrix dart_synthetic(nlohmann::json const& s, std::string const& target) {
-  auto const X = s["X"].get<std::vector<std::vector<float>>>();
   auto const y = s[target].get<std::vector<float>>();
-  HostDMatrix d;
-  d.n_rows = X.size();
-  d.n_features = X.at(0).size();
-  d.dense = HostDMatrix::dense_type("test::dart_X", d.n_rows, d.n_features);
-  d.label = Kokkos::View<float*, Kokkos::HostSpace>("test::dart_y", d.n_rows);
-  for (std::size_t i = 0; i < d.n_rows; ++i) {
-    for (std::size_t f = 0; f < d.n_features; ++f) d.dense(i, f) = X[i][f];
-    d.label(i) = y.at(i);
-  }
+  HostDMatrix d = host_dmatrix(row_major(s["X"]).data(), s["X"].size(), s["X"].at(0).size(), y.data());
   d.info.source = "dart_goldens.json synthetic";
   return d;
 }

@@ -4,7 +4,8 @@
 //    LayoutStride (subview) inputs into LayoutLeft outputs;
 //  - the device-callable DeviceForest inside a user parallel_for, from an accessor;
 //  - the C ABI (kboost_c.h) on host arrays in row- and column-major order;
-// and concurrency: host threads predicting with one Predictor / one C model at once.
+// and concurrency: host threads predicting with one Predictor / one C model at once; and
+// host_dmatrix from Views in the test's memory space.
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
 
@@ -226,13 +227,7 @@ TEST_CASE("library " TEST_BACKEND ": kboost_train writes the model the Booster w
   kboost_model_free(a);
   kboost_model_free(b);
 
-  kboost::HostDMatrix d;
-  d.n_rows = rows;
-  d.n_features = nf;
-  d.dense = kboost::HostDMatrix::dense_type("X", rows, nf);
-  std::memcpy(d.dense.data(), x.data(), x.size() * sizeof(float));
-  d.label = Kokkos::View<float*, Kokkos::HostSpace>("y", rows);
-  std::memcpy(d.label.data(), labels.data(), labels.size() * sizeof(float));
+  auto const d = kboost::host_dmatrix(x.data(), rows, nf, labels.data());
   kboost::BasicBooster<Kokkos::DefaultExecutionSpace> booster;
   booster.train(kboost::parse_params({{"objective", "binary:logistic"}, {"max_depth", "3"}, {"num_round", "4"}, {"eta", "0.5"}}), d);
   booster.save(pc);
@@ -255,4 +250,39 @@ TEST_CASE("library " TEST_BACKEND ": kboost_train writes the model the Booster w
   std::string const pv = (dir / "views.json").string();
   from_views.save(pv);
   CHECK(kboost::test::read_file(pv) == bytes);
+}
+
+TEST_CASE("library " TEST_BACKEND ": host_dmatrix copies Views of the test's memory space to the host",
+          "[library][host_dmatrix]") {
+  Left X("X", 3, 2);
+  Kokkos::View<float**, Kokkos::LayoutLeft, TEST_MEMSPACE> y("y", 3, 2);
+  Kokkos::View<float*, TEST_MEMSPACE> w("w", 3);
+  auto hX = Kokkos::create_mirror_view(X);
+  auto hy = Kokkos::create_mirror_view(y);
+  auto hw = Kokkos::create_mirror_view(w);
+  for (int r = 0; r < 3; ++r) {
+    for (int c = 0; c < 2; ++c) {
+      hX(r, c) = static_cast<float>(10 * r + c);
+      hy(r, c) = static_cast<float>(r + 0.5 * c);
+    }
+    hw(r) = 2.0f * r;
+  }
+  Kokkos::deep_copy(X, hX);
+  Kokkos::deep_copy(y, hy);
+  Kokkos::deep_copy(w, hw);
+  auto const d = kboost::host_dmatrix(X, y, w);
+  REQUIRE(d.n_rows == 3);
+  REQUIRE(d.n_features == 2);
+  REQUIRE(d.n_targets == 2);
+  REQUIRE(d.has_labels());
+  REQUIRE(d.has_weights());
+  for (std::size_t r = 0; r < 3; ++r) {
+    for (std::size_t c = 0; c < 2; ++c) {
+      CHECK(d.dense(r, c) == static_cast<float>(10 * r + c));
+      CHECK(d.label(r * 2 + c) == static_cast<float>(r + 0.5 * c));
+    }
+    CHECK(d.weight(r) == 2.0f * r);
+  }
+  Kokkos::View<float*, TEST_MEMSPACE> short_w("short_w", 2);
+  CHECK_THROWS_WITH(kboost::host_dmatrix(X, y, short_w), Catch::Matchers::ContainsSubstring("weights have 2 rows, X has 3"));
 }

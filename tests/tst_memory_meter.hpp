@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <type_traits>
+#include <vector>
 
 namespace {
 
@@ -70,15 +71,12 @@ TEST_CASE("memory meter " TEST_BACKEND ": a tool's allocate callback is kept and
 
 TEST_CASE("memory meter " TEST_BACKEND ": a fit reports the peak of its allocations", "[memory][train]") {
   std::size_t const rows = 20000, features = 12;
-  kboost::HostDMatrix d;
-  d.n_rows = rows;
-  d.n_features = features;
-  d.dense = kboost::HostDMatrix::dense_type("X", rows, features);
-  d.label = Kokkos::View<float*, Kokkos::HostSpace>("y", rows);
+  std::vector<float> X(rows * features), y(rows);
   for (std::size_t i = 0; i < rows; ++i) {
-    for (std::size_t f = 0; f < features; ++f) d.dense(i, f) = static_cast<float>((i * (f + 3)) % 97);
-    d.label(i) = static_cast<float>(i % 2);
+    for (std::size_t f = 0; f < features; ++f) X[i * features + f] = static_cast<float>((i * (f + 3)) % 97);
+    y[i] = static_cast<float>(i % 2);
   }
+  auto const d = kboost::host_dmatrix(X.data(), rows, features, y.data());
   kboost::BasicBooster<TEST_EXECSPACE> b;
   b.train(kboost::parse_params({{"objective", "binary:logistic"}, {"num_round", "2"}}), d);
   auto const m = b.phases().memory;

@@ -38,23 +38,20 @@ std::uint64_t tuner_mix(std::uint64_t x) {  // splitmix64
 
 /// rows × features uniform [-1, 1) with 1/32 missing; label 1 when x0 + 0.5 x1 - 0.25 x2 > noise.
 kboost::HostDMatrix tuner_synthetic(std::size_t rows, std::size_t features) {
-  kboost::HostDMatrix d;
-  d.n_rows = rows;
-  d.n_features = features;
-  d.dense = kboost::HostDMatrix::dense_type("kboost::test::X", rows, features);
-  d.label = Kokkos::View<float*, Kokkos::HostSpace>("kboost::test::y", rows);
+  std::vector<float> X(rows * features), y(rows);
   for (std::size_t i = 0; i < rows; ++i) {
+    float* const row = X.data() + i * features;
     for (std::size_t f = 0; f < features; ++f) {
       std::uint64_t const r = tuner_mix(i * 131 + f);
       float const u = static_cast<float>(r >> 40) / static_cast<float>(1 << 24) * 2.0f - 1.0f;
-      d.dense(i, f) = (r & 31) == 0 ? std::numeric_limits<float>::quiet_NaN() : u;
+      row[f] = (r & 31) == 0 ? std::numeric_limits<float>::quiet_NaN() : u;
     }
     float const noise = static_cast<float>(tuner_mix(i + 977) >> 40) / static_cast<float>(1 << 24) - 0.5f;
-    float const x0 = std::isnan(d.dense(i, 0)) ? 0 : d.dense(i, 0), x1 = std::isnan(d.dense(i, 1)) ? 0 : d.dense(i, 1),
-                x2 = std::isnan(d.dense(i, 2)) ? 0 : d.dense(i, 2);
-    d.label(i) = x0 + 0.5f * x1 - 0.25f * x2 > noise ? 1.0f : 0.0f;
+    float const x0 = std::isnan(row[0]) ? 0 : row[0], x1 = std::isnan(row[1]) ? 0 : row[1],
+                x2 = std::isnan(row[2]) ? 0 : row[2];
+    y[i] = x0 + 0.5f * x1 - 0.25f * x2 > noise ? 1.0f : 0.0f;
   }
-  return d;
+  return kboost::host_dmatrix(X.data(), rows, features, y.data());
 }
 
 /// Sets an environment variable for one scope.

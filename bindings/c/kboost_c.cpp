@@ -8,7 +8,6 @@
 #include <Kokkos_Core.hpp>
 
 #include <cmath>
-#include <cstring>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -254,19 +253,13 @@ int kboost_train(const float* x, int64_t n_rows, int64_t n_features, int layout,
     *out = nullptr;
     auto const params = kboost::parse_params(kv);
     auto const rows = static_cast<std::size_t>(n_rows), feats = static_cast<std::size_t>(n_features);
-    kboost::HostDMatrix d;
-    d.n_rows = rows;
-    d.n_features = feats;
-    d.dense = kboost::HostDMatrix::dense_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::c::X"), rows, feats);
-    for (std::size_t r = 0; r < rows; ++r)
-      for (std::size_t f = 0; f < feats; ++f)
-        d.dense(r, f) = layout == KBOOST_ROW_MAJOR ? x[r * feats + f] : x[f * rows + r];
-    d.label = Kokkos::View<float*, Kokkos::HostSpace>("kboost::c::label", rows);
-    std::memcpy(d.label.data(), labels, rows * sizeof(float));
-    if (weights != nullptr) {
-      d.weight = Kokkos::View<float*, Kokkos::HostSpace>("kboost::c::weight", rows);
-      std::memcpy(d.weight.data(), weights, rows * sizeof(float));
-    }
+    using unmanaged = Kokkos::MemoryTraits<Kokkos::Unmanaged>;
+    using ColumnMajor = Kokkos::View<const float**, Kokkos::LayoutLeft, Kokkos::HostSpace, unmanaged>;
+    using HostArray = Kokkos::View<const float*, Kokkos::HostSpace, unmanaged>;
+    kboost::HostDMatrix const d =
+        layout == KBOOST_ROW_MAJOR ? kboost::host_dmatrix(x, rows, feats, labels, weights)
+                                   : kboost::host_dmatrix(ColumnMajor(x, rows, feats), HostArray(labels, rows),
+                                                          HostArray(weights, weights != nullptr ? rows : 0));
     kboost::Booster booster;
     booster.train(params, d);
     *out = new kboost_model(booster.model());

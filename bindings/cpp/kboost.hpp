@@ -8,8 +8,9 @@
 /// Training: Booster (BasicBooster<ExecutionSpace>), TrainParams and parse_params, custom objectives
 /// (custom_objective, GradientPair, through booster.hpp), checkpoints.
 /// Inference: Predictor, DeviceForest (one row inside a user kernel), Explainer (SHAP).
-/// Data and models: HostDMatrix / DMatrix and the CSV / LibSVM / HDF5 readers (read_dataset), Model
-/// and the model reader and writer, the prediction writer, tree dumps, feature maps, importance.
+/// Data and models: HostDMatrix / DMatrix (host_dmatrix: from the caller's Views or C arrays) and
+/// the CSV / LibSVM / HDF5 readers (read_dataset), Model and the model reader and writer, the
+/// prediction writer, tree dumps, feature maps, importance.
 
 // data and models
 #include <kboost/core/dmatrix.hpp>

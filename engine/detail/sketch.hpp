@@ -97,46 +97,6 @@ HistogramCuts<Mem> assemble_cuts(ExecutionSpace const& space, std::vector<Featur
   return cuts;
 }
 
-/// Cuts of every column of host matrix hX (rows × features, NaN = missing) with host sample weights
-/// `hw` (rows, or extent 0 = all 1), at most `max_bin` bins per feature, returned in memory space
-/// `Mem` (upstream CPU hist, see file comment). For callers that hold the data on the host already
-/// (training from files): no device-to-host copy. Throws std::runtime_error on max_bin < 2 or a
-/// weight extent that is neither 0 nor rows. comm: the ranks of a distributed fit, hX this rank's
-/// rows (see the file comment). categorical: features (1 = categorical: categorical_feature_cuts,
-/// max_bin does not apply, as upstream), or empty when none is.
-template <class Mem, class ExecutionSpace>
-HistogramCuts<Mem> sketch_cuts_from_host(ExecutionSpace const& space,
-                                         Kokkos::View<const float**, Kokkos::LayoutRight, Kokkos::HostSpace> hX,
-                                         Kokkos::View<const float*, Kokkos::HostSpace> hw, int max_bin,
-                                         Collective& comm = local_collective(),
-                                         std::vector<std::uint8_t> const& categorical = {});
-
-/// sketch_cuts_from_host of a host CSR matrix (rows × n_features: row_map rows + 1 offsets,
-/// entries the column of each stored value, values; absent entries and NaN values are missing)
-/// without a dense copy: each feature sees the same values in the same row order as in the
-/// densified matrix, so the cuts are the same bits. Same errors.
-template <class Mem, class ExecutionSpace>
-HistogramCuts<Mem> sketch_cuts_from_host_csr(ExecutionSpace const& space,
-                                             Kokkos::View<const std::int64_t*, Kokkos::HostSpace> row_map,
-                                             Kokkos::View<const std::int32_t*, Kokkos::HostSpace> entries,
-                                             Kokkos::View<const float*, Kokkos::HostSpace> values, std::size_t n_features,
-                                             Kokkos::View<const float*, Kokkos::HostSpace> hw, int max_bin,
-                                             Collective& comm = local_collective(),
-                                             std::vector<std::uint8_t> const& categorical = {});
-
-/// Cuts of every column of X (rows × features, NaN = missing) in memory space `Mem` with sample
-/// weights `weight` (rows, or extent 0 = all 1): X is copied to the host (when not host-accessible)
-/// and passed to sketch_cuts_from_host. Same errors.
-template <class ExecutionSpace, class Mem>
-HistogramCuts<Mem> sketch_cuts(ExecutionSpace const& space, Kokkos::View<const float**, Kokkos::LayoutRight, Mem> X,
-                               Kokkos::View<const float*, Mem> weight, int max_bin) {
-  compat::ScopedRegion region("kboost::hist_cuts::sketch_cuts");
-  space.fence();
-  auto hX = counted_to_host(X);
-  auto hw = counted_to_host(weight);
-  return sketch_cuts_from_host<Mem>(space, hX, hw, max_bin);
-}
-
 namespace detail {
 
 /// Host columns: column f is values[begin[f] .. begin[f + 1]) with weights at the same positions
@@ -154,104 +114,180 @@ HostColumns exchange_columns(Collective& comm, HostColumns const& local, std::si
 /// Every feature's cuts on every rank, from the cuts each rank made for the features it owns.
 std::vector<FeatureCuts> share_cuts(Collective& comm, std::vector<FeatureCuts> const& owned, std::size_t features);
 
-/// The body of sketch_cuts_from_host for any row storage: `row_values(i, add)` calls add(f, v) for
-/// each non-missing value v of row i (f: its feature, each at most once per row).
-template <class Mem, class ExecutionSpace, class RowValues>
-HistogramCuts<Mem> sketch_host_rows(ExecutionSpace const& space, std::size_t rows, std::size_t features,
-                                    Kokkos::View<const float*, Kokkos::HostSpace> hw, int max_bin,
-                                    RowValues const& row_values, Collective& comm,
-                                    std::vector<std::uint8_t> const& categorical) {
-  auto const cuts_of = [&](std::size_t f, float const* v, float const* w, std::size_t n) {
-    return f < categorical.size() && categorical[f] != 0 ? categorical_feature_cuts(v, n) : sketch_feature(v, w, n, max_bin);
-  };
-  bool const weighted = hw.extent(0) != 0;
-  if (weighted && hw.extent(0) != rows) {
-    throw std::runtime_error("sketch_cuts: weight has " + std::to_string(hw.extent(0)) + " entries for " +
+/// Throws std::runtime_error when the weights (`weights` entries) are neither absent (0) nor one per
+/// row, or when max_bin < 2.
+inline void check_sketch_inputs(std::size_t rows, std::size_t weights, int max_bin) {
+  if (weights != 0 && weights != rows) {
+    throw std::runtime_error("sketch_cuts: weight has " + std::to_string(weights) + " entries for " +
                              std::to_string(rows) + " rows");
   }
   if (max_bin < 2) {
     throw std::runtime_error("sketch_cuts: max_bin must be at least 2, got " + std::to_string(max_bin));
   }
-  // Features are independent and each is sketched sequentially over its rows, so spreading the
-  // features over host threads does not change any bit. std::thread rather than a Kokkos host
-  // policy: device builds often have a Serial host space (the CUDA build here), and the sketch is
-  // most of a GPU fit's time. First the row-major matrix is gathered into compacted columns (row
-  // blocks in parallel, so each thread streams its rows once), then the columns are sketched.
+}
+
+/// Runs task(t) once for every t in [0, n_tasks) on up to hardware_concurrency std::threads (this
+/// one included), tasks taken in turn from a shared counter. std::thread rather than a Kokkos host
+/// policy: device builds often have a Serial host space (the CUDA build here), and the sketch is
+/// most of a GPU fit's time.
+template <class Task>
+void run_on_host_threads(std::size_t n_tasks, Task const& task) {
   std::size_t const n_threads = std::max<std::size_t>(1, std::thread::hardware_concurrency());
-  auto const run_parallel = [n_threads](std::size_t n_tasks, auto&& task) {
-    std::atomic<std::size_t> next{0};
-    auto worker = [&]() {
-      for (std::size_t t = next++; t < n_tasks; t = next++) task(t);
-    };
-    std::vector<std::thread> pool;
-    for (std::size_t t = 1; t < std::min(n_threads, n_tasks); ++t) pool.emplace_back(worker);
-    worker();
-    for (auto& t : pool) t.join();
+  std::atomic<std::size_t> next{0};
+  auto worker = [&]() {
+    for (std::size_t t = next++; t < n_tasks; t = next++) task(t);
   };
-  constexpr std::size_t kBlock = 16384;  // rows per gather task
-  std::size_t const n_blocks = (rows + kBlock - 1) / kBlock;
-  // count[b * features + f]: non-missing values of feature f in row block b
+  std::vector<std::thread> pool;
+  for (std::size_t t = 1; t < std::min(n_threads, n_tasks); ++t) pool.emplace_back(worker);
+  worker();
+  for (auto& t : pool) t.join();
+}
+
+/// Rows per gather task: each thread streams its row blocks once.
+constexpr std::size_t kSketchRowBlock = 16384;
+
+/// Each row block's non-missing values per feature: count[b * features + f] for row block b
+/// (kSketchRowBlock rows) and feature f, n_blocks * features + 1 entries (the last one 0).
+template <class RowValues>
+std::vector<std::size_t> count_block_values(std::size_t rows, std::size_t features, std::size_t n_blocks,
+                                            RowValues const& row_values) {
   std::vector<std::size_t> count(n_blocks * features + 1, 0);
-  run_parallel(n_blocks, [&](std::size_t b) {
+  run_on_host_threads(n_blocks, [&](std::size_t b) {
     std::size_t* const c = count.data() + b * features;
-    for (std::size_t i = b * kBlock; i < std::min(rows, (b + 1) * kBlock); ++i)
+    for (std::size_t i = b * kSketchRowBlock; i < std::min(rows, (b + 1) * kSketchRowBlock); ++i)
       row_values(i, [c](std::size_t f, float) { ++c[f]; });
   });
-  std::vector<std::size_t> col_begin(features + 1, 0), offset(n_blocks * features);
+  return count;
+}
+
+/// The features' rows gathered into compacted columns: column f is values[begin[f] .. begin[f + 1]),
+/// in row order, with each value's row weight at the same position of `weights` (null: unweighted).
+struct GatheredColumns {
+  std::vector<std::size_t> begin;
+  std::unique_ptr<float[]> values, weights;
+};
+
+/// Where each row block's values of each feature start in the gathered columns: offset[b * features
+/// + f] (blocks in row order within each column), and the column starts in `begin` (features + 1).
+inline std::vector<std::size_t> block_offsets(std::vector<std::size_t> const& count, std::size_t features,
+                                              std::size_t n_blocks, std::vector<std::size_t>& begin) {
+  begin.assign(features + 1, 0);
+  std::vector<std::size_t> offset(n_blocks * features);
   for (std::size_t f = 0; f < features; ++f) {
-    std::size_t o = col_begin[f];
+    std::size_t o = begin[f];
     for (std::size_t b = 0; b < n_blocks; ++b) {
       offset[b * features + f] = o;
       o += count[b * features + f];
     }
-    col_begin[f + 1] = o;
+    begin[f + 1] = o;
   }
+  return offset;
+}
+
+/// The non-missing values of `rows` rows (and their weights `hw`, extent 0 = unweighted) gathered
+/// into columns, row blocks in parallel.
+template <class RowValues>
+GatheredColumns gather_columns(std::size_t rows, std::size_t features, Kokkos::View<const float*, Kokkos::HostSpace> hw,
+                               RowValues const& row_values) {
+  bool const weighted = hw.extent(0) != 0;
+  std::size_t const n_blocks = (rows + kSketchRowBlock - 1) / kSketchRowBlock;
+  GatheredColumns cols;
+  std::vector<std::size_t> offset =
+      block_offsets(count_block_values(rows, features, n_blocks, row_values), features, n_blocks, cols.begin);
   // Not value-initialised: the gather below writes every element, so its threads also share the
   // first-touch page faults of these arrays (rows × features floats) instead of one thread paying them.
-  std::unique_ptr<float[]> const cols(new float[col_begin[features]]);
-  std::unique_ptr<float[]> const wcols(weighted ? new float[col_begin[features]] : nullptr);
-  run_parallel(n_blocks, [&](std::size_t b) {
+  cols.values.reset(new float[cols.begin[features]]);
+  if (weighted) cols.weights.reset(new float[cols.begin[features]]);
+  float* const values = cols.values.get();
+  float* const weights = cols.weights.get();
+  run_on_host_threads(n_blocks, [&](std::size_t b) {
     std::size_t* const o = offset.data() + b * features;
-    for (std::size_t i = b * kBlock; i < std::min(rows, (b + 1) * kBlock); ++i) {
+    for (std::size_t i = b * kSketchRowBlock; i < std::min(rows, (b + 1) * kSketchRowBlock); ++i) {
       row_values(i, [&](std::size_t f, float v) {
-        if (weighted) wcols[o[f]] = hw(i);
-        cols[o[f]++] = v;
+        if (weighted) weights[o[f]] = hw(i);
+        values[o[f]++] = v;
       });
     }
   });
-  if (comm.size() == 1) {
-    std::vector<FeatureCuts> per_feature(features);
-    run_parallel(features, [&](std::size_t f) {
-      per_feature[f] = cuts_of(f, cols.get() + col_begin[f], weighted ? wcols.get() + col_begin[f] : nullptr,
-                               col_begin[f + 1] - col_begin[f]);
-    });
-    return assemble_cuts<Mem>(space, per_feature, categorical);
-  }
+  return cols;
+}
+
+/// The cuts of feature f from its n values at `v` (weights at `w`, nullptr = all 1): categorical
+/// cuts when `categorical` marks f, else upstream's weighted sketch.
+inline FeatureCuts feature_cuts(std::size_t f, float const* v, float const* w, std::size_t n, int max_bin,
+                                std::vector<std::uint8_t> const& categorical) {
+  bool const is_categorical = f < categorical.size() && categorical[f] != 0;
+  return is_categorical ? categorical_feature_cuts(v, n) : sketch_feature(v, w, n, max_bin);
+}
+
+/// Every feature's cuts from this process's gathered columns (a fit on one rank).
+inline std::vector<FeatureCuts> sketch_columns(GatheredColumns const& cols, std::size_t features, int max_bin,
+                                               std::vector<std::uint8_t> const& categorical) {
+  std::vector<FeatureCuts> per_feature(features);
+  run_on_host_threads(features, [&](std::size_t f) {
+    float const* const weights = cols.weights ? cols.weights.get() + cols.begin[f] : nullptr;
+    per_feature[f] = feature_cuts(f, cols.values.get() + cols.begin[f], weights, cols.begin[f + 1] - cols.begin[f],
+                                  max_bin, categorical);
+  });
+  return per_feature;
+}
+
+/// Every feature's cuts on every rank of `comm` from each rank's gathered shard of the rows: the
+/// owner of a feature sketches its whole column (exchange_columns), then the cuts are shared.
+inline std::vector<FeatureCuts> sketch_distributed_columns(Collective& comm, GatheredColumns const& cols,
+                                                           std::size_t features, int max_bin,
+                                                           std::vector<std::uint8_t> const& categorical) {
   HostColumns local;
-  local.begin = col_begin;
-  local.values.assign(cols.get(), cols.get() + col_begin[features]);
-  if (weighted) local.weights.assign(wcols.get(), wcols.get() + col_begin[features]);
-  std::uint64_t any_weighted = weighted ? 1 : 0;
+  local.begin = cols.begin;
+  local.values.assign(cols.values.get(), cols.values.get() + cols.begin[features]);
+  if (cols.weights) local.weights.assign(cols.weights.get(), cols.weights.get() + cols.begin[features]);
+  std::uint64_t any_weighted = cols.weights ? 1 : 0;
   comm.allreduce_max(&any_weighted, 1);
   HostColumns const owned = exchange_columns(comm, local, features, any_weighted != 0);
   std::size_t const n_owned = owned.begin.size() - 1;
   std::vector<FeatureCuts> owned_cuts(n_owned);
-  run_parallel(n_owned, [&](std::size_t k) {
+  run_on_host_threads(n_owned, [&](std::size_t k) {
     std::size_t const f = static_cast<std::size_t>(comm.rank()) + k * static_cast<std::size_t>(comm.size());
-    owned_cuts[k] = cuts_of(f, owned.values.data() + owned.begin[k],
-                            owned.weights.empty() ? nullptr : owned.weights.data() + owned.begin[k],
-                            owned.begin[k + 1] - owned.begin[k]);
+    owned_cuts[k] = feature_cuts(f, owned.values.data() + owned.begin[k],
+                                 owned.weights.empty() ? nullptr : owned.weights.data() + owned.begin[k],
+                                 owned.begin[k + 1] - owned.begin[k], max_bin, categorical);
   });
-  return assemble_cuts<Mem>(space, share_cuts(comm, owned_cuts, features), categorical);
+  return share_cuts(comm, owned_cuts, features);
+}
+
+/// The body of sketch_cuts_from_host for any row storage: `row_values(i, add)` calls add(f, v) for
+/// each non-missing value v of row i (f: its feature, each at most once per row). Features are
+/// independent and each is sketched sequentially over its rows, so spreading the features over host
+/// threads does not change any bit: first the rows are gathered into compacted columns, then the
+/// columns are sketched.
+template <class Mem, class ExecutionSpace, class RowValues>
+HistogramCuts<Mem> sketch_host_rows(ExecutionSpace const& space, std::size_t rows, std::size_t features,
+                                    Kokkos::View<const float*, Kokkos::HostSpace> hw, int max_bin,
+                                    RowValues const& row_values, Collective& comm,
+                                    std::vector<std::uint8_t> const& categorical) {
+  check_sketch_inputs(rows, hw.extent(0), max_bin);
+  GatheredColumns const cols = gather_columns(rows, features, hw, row_values);
+  std::vector<FeatureCuts> const per_feature = comm.size() == 1
+                                                   ? sketch_columns(cols, features, max_bin, categorical)
+                                                   : sketch_distributed_columns(comm, cols, features, max_bin, categorical);
+  return assemble_cuts<Mem>(space, per_feature, categorical);
 }
 
 }  // namespace detail
 
+/// Cuts of every column of host matrix hX (rows × features, NaN = missing) with host sample weights
+/// `hw` (rows, or extent 0 = all 1), at most `max_bin` bins per feature, returned in memory space
+/// `Mem` (upstream CPU hist, see file comment). For callers that hold the data on the host already
+/// (training from files): no device-to-host copy. Throws std::runtime_error on max_bin < 2 or a
+/// weight extent that is neither 0 nor rows. comm: the ranks of a distributed fit, hX this rank's
+/// rows (see the file comment). categorical: features (1 = categorical: categorical_feature_cuts,
+/// max_bin does not apply, as upstream), or empty when none is.
 template <class Mem, class ExecutionSpace>
 HistogramCuts<Mem> sketch_cuts_from_host(ExecutionSpace const& space,
                                          Kokkos::View<const float**, Kokkos::LayoutRight, Kokkos::HostSpace> hX,
                                          Kokkos::View<const float*, Kokkos::HostSpace> hw, int max_bin,
-                                         Collective& comm, std::vector<std::uint8_t> const& categorical) {
+                                         Collective& comm = local_collective(),
+                                         std::vector<std::uint8_t> const& categorical = {}) {
   compat::ScopedRegion region("kboost::hist_cuts::sketch_cuts_from_host");
   std::size_t const features = hX.extent(1);
   return detail::sketch_host_rows<Mem>(space, hX.extent(0), features, hw, max_bin, [&](std::size_t i, auto&& add) {
@@ -262,13 +298,18 @@ HistogramCuts<Mem> sketch_cuts_from_host(ExecutionSpace const& space,
   }, comm, categorical);
 }
 
+/// sketch_cuts_from_host of a host CSR matrix (rows × n_features: row_map rows + 1 offsets,
+/// entries the column of each stored value, values; absent entries and NaN values are missing)
+/// without a dense copy: each feature sees the same values in the same row order as in the
+/// densified matrix, so the cuts are the same bits. Same errors.
 template <class Mem, class ExecutionSpace>
 HistogramCuts<Mem> sketch_cuts_from_host_csr(ExecutionSpace const& space,
                                              Kokkos::View<const std::int64_t*, Kokkos::HostSpace> row_map,
                                              Kokkos::View<const std::int32_t*, Kokkos::HostSpace> entries,
                                              Kokkos::View<const float*, Kokkos::HostSpace> values, std::size_t n_features,
                                              Kokkos::View<const float*, Kokkos::HostSpace> hw, int max_bin,
-                                             Collective& comm, std::vector<std::uint8_t> const& categorical) {
+                                             Collective& comm = local_collective(),
+                                             std::vector<std::uint8_t> const& categorical = {}) {
   compat::ScopedRegion region("kboost::hist_cuts::sketch_cuts_from_host_csr");
   std::size_t const rows = row_map.extent(0) == 0 ? 0 : row_map.extent(0) - 1;
   return detail::sketch_host_rows<Mem>(space, rows, n_features, hw, max_bin, [&](std::size_t i, auto&& add) {
@@ -277,6 +318,19 @@ HistogramCuts<Mem> sketch_cuts_from_host_csr(ExecutionSpace const& space,
       if (v == v) add(static_cast<std::size_t>(entries(k)), v);
     }
   }, comm, categorical);
+}
+
+/// Cuts of every column of X (rows × features, NaN = missing) in memory space `Mem` with sample
+/// weights `weight` (rows, or extent 0 = all 1): X is copied to the host (when not host-accessible)
+/// and passed to sketch_cuts_from_host. Same errors.
+template <class ExecutionSpace, class Mem>
+HistogramCuts<Mem> sketch_cuts(ExecutionSpace const& space, Kokkos::View<const float**, Kokkos::LayoutRight, Mem> X,
+                               Kokkos::View<const float*, Mem> weight, int max_bin) {
+  compat::ScopedRegion region("kboost::hist_cuts::sketch_cuts");
+  space.fence();
+  auto hX = counted_to_host(X);
+  auto hw = counted_to_host(weight);
+  return sketch_cuts_from_host<Mem>(space, hX, hw, max_bin);
 }
 
 }  // namespace kboost

@@ -101,13 +101,10 @@ TEST_CASE("predict input " TEST_BACKEND ": models with an encoder predict the re
 }
 
 TEST_CASE("predict input " TEST_BACKEND ": recode_categories maps unknown to missing", "[predict][input]") {
-  kboost::HostDMatrix d;
-  d.n_rows = 3;
-  d.n_features = 2;
-  d.dense = kboost::HostDMatrix::dense_type("d", 3, 2);
-  d.dense(0, 0) = 0;  d.dense(0, 1) = 7;
-  d.dense(1, 0) = 1;  d.dense(1, 1) = 5;
-  d.dense(2, 0) = std::nanf("");  d.dense(2, 1) = 9;
+  float const x[] = {0, 7,
+                     1, 5,
+                     std::nanf(""), 9};
+  kboost::HostDMatrix d = kboost::host_dmatrix(x, 3, 2);
   d.info.categories[0] = {"b", "zz"};  // per-file codes: b = 0, zz = 1
   std::vector<kboost::FeatureCategories> enc(2);
   enc[0].strings = {"a", "b"};
