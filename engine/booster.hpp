@@ -347,10 +347,10 @@ void BasicBooster<ExecutionSpace>::train(TrainParams const& p, HostDMatrix const
   TransferCount const fit_copies0 = transfer_count();
   history_.clear();
   ObjectiveParams obj = objective_params(p);
-  ObjectiveKind const kind = objective_kind(obj.name);
+  ObjectiveKind const kind = objective_kind(obj.objective);
   bool const classes = caps.outputs == ObjectiveCapabilities::Outputs::kClasses;
   if (dtrain.n_targets > 1 && caps.outputs != ObjectiveCapabilities::Outputs::kTargets)
-    throw std::runtime_error("train: " + obj.name + " takes one label per row; the training data has " +
+    throw std::runtime_error("train: " + obj.objective + " takes one label per row; the training data has " +
                              std::to_string(dtrain.n_targets) + " label columns (multi-target training takes "
                              "reg:squarederror, reg:squaredlogerror, reg:pseudohubererror, reg:absoluteerror, "
                              "reg:logistic, binary:logistic, binary:logitraw, count:poisson, reg:gamma, reg:tweedie)");
@@ -359,13 +359,13 @@ void BasicBooster<ExecutionSpace>::train(TrainParams const& p, HostDMatrix const
       throw std::runtime_error("train: eval set '" + e.first + "' has " + std::to_string(e.second.n_targets) +
                                " label columns, the training data " + std::to_string(dtrain.n_targets));
   int const n_groups = objective_outputs(obj, dtrain.n_targets);
-  if (classes && p.num_class < 2) throw std::runtime_error("train: " + obj.name + " needs num_class >= 2");
-  if (n_groups < 1) throw std::runtime_error("train: " + obj.name + " needs quantile_alpha");
+  if (classes && p.num_class < 2) throw std::runtime_error("train: " + obj.objective + " needs num_class >= 2");
+  if (n_groups < 1) throw std::runtime_error("train: " + obj.objective + " needs quantile_alpha");
   if (!caps.row_weights && dtrain.has_weights())
-    throw std::runtime_error("train: " + obj.name + " takes no row weights (upstream weighs whole query groups, which "
+    throw std::runtime_error("train: " + obj.objective + " takes no row weights (upstream weighs whole query groups, which "
                              "kboost does not read yet)");
   if (comm_->size() > 1 && caps.single_rank_reason != nullptr)
-    throw AgreedError("train: " + obj.name + " is not available on several ranks yet" + caps.single_rank_reason);
+    throw AgreedError("train: " + obj.objective + " is not available on several ranks yet" + caps.single_rank_reason);
   std::size_t const rows = dtrain.n_rows;
   std::vector<std::uint8_t> categorical;
   run_on_all_ranks(*comm_, [&] { categorical = categorical_features(p, dtrain); });
@@ -451,7 +451,7 @@ void BasicBooster<ExecutionSpace>::train(TrainParams const& p, HostDMatrix const
   // ---- model header
   model_ = Model{};
   model_.booster = p.booster;
-  model_.objective = obj.name;
+  model_.objective = obj.objective;
   model_.base_score = base_score;
   // a given base_score turns the estimate off, as upstream's LearnerModelParamLegacy records it
   model_.boost_from_average = continuing ? start_model_.boost_from_average
@@ -510,7 +510,7 @@ void BasicBooster<ExecutionSpace>::fit_rounds(TrainParams const& p, HostDMatrix 
                                               InitMargin const& init_margin) {
   using Mem = memory_space;
   std::size_t const rows = dtrain.n_rows;
-  GrowParams gp = grow_params(p);
+  TreeParams gp = p;
   hist_tuning_ = HistTuneResult{};
   if (p.hist_tune) {  // tile/global histogram choice: measured once per shape and device, never changes bits
     PhaseTimer t(times_.tune);
@@ -571,7 +571,7 @@ void BasicBooster<ExecutionSpace>::fit_rounds(TrainParams const& p, HostDMatrix 
   // DART: drops from upstream's generator; the training rows' margins are recomputed each round
   // from their features (hence a dense copy of them) without the dropped trees
   bool const dart = p.booster == "dart";
-  detail::DartParams const dart_params{p.rate_drop, p.skip_drop, p.one_drop, p.sample_type, p.normalize_type};
+  DartParams const& dart_params = p;
   detail::UpstreamRandom dart_random(p.seed);
   matrix const dart_X = dart ? upload_dense(dtrain) : matrix();
   std::vector<DeviceTree<Mem>> dart_trees;
@@ -693,7 +693,7 @@ void BasicBooster<ExecutionSpace>::check_continuable(Model const& m, ObjectivePa
                                                      std::size_t n_features) const {
   auto const refuse = [](std::string const& why) { throw std::runtime_error("train: cannot continue the model: " + why); };
   if (m.booster != "gbtree") refuse("it is a " + m.booster + " model (only gbtree models can be continued)");
-  if (m.objective != obj.name) refuse("its objective is " + m.objective + ", the parameters say " + obj.name);
+  if (m.objective != obj.objective) refuse("its objective is " + m.objective + ", the parameters say " + obj.objective);
   if (m.num_outputs() != n_groups)
     refuse("it has " + std::to_string(m.num_outputs()) + " outputs, the parameters " + std::to_string(n_groups));
   if (static_cast<std::size_t>(m.num_feature) != n_features)
