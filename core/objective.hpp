@@ -14,14 +14,17 @@ namespace kboost {
 
 /// Objective configuration (XGBoost parameter names). `num_class` only for multi:*.
 struct ObjectiveParams {
-  std::string name = "reg:squarederror";
+  std::string objective = "reg:squarederror";  ///< the objective's name, e.g. "binary:logistic"
   int num_class = 0;
   float scale_pos_weight = 1;
   float tweedie_variance_power = 1.5f;
   float huber_slope = 1;
-  /// count:poisson's own `max_delta_step` (PoissonRegressionParam, default 0.7): it enters the hessian.
+  /// count:poisson's own `max_delta_step` (PoissonRegressionParam, default 0.7): it enters the
+  /// hessian. Not a parameter of its own: engine/params.hpp objective_params() sets it from the
+  /// tree booster's max_delta_step.
   float poisson_max_delta_step = 0.7f;
-  /// reg:quantileerror's `quantile_alpha` (QuantileLossParam): one output per alpha, each in [0, 1].
+  /// reg:quantileerror's `quantile_alpha` (QuantileLossParam), "0.5" or "[0.1,0.5,0.9]": one output
+  /// per alpha, each in [0, 1]; reg:quantileerror needs it.
   std::vector<float> quantile_alpha;
   /// rank:* (upstream ltr::LambdaRankParam): "topk" pairs each of the first k documents of the
   /// model's ranking with every lower one; "mean" draws lambdarank_num_pair_per_sample partners

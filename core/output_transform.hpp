@@ -151,7 +151,7 @@ enum class BaseScoreMode : int {
 float prob_to_margin(ObjectiveKind k, float base_score, BaseScoreMode mode = BaseScoreMode::kTraining);
 /// prob_to_margin for a training objective's parameters (kTraining mode).
 inline float prob_to_margin(ObjectiveParams const& p, float base_score) {
-  return prob_to_margin(objective_kind(p.name), base_score, BaseScoreMode::kTraining);
+  return prob_to_margin(objective_kind(p.objective), base_score, BaseScoreMode::kTraining);
 }
 
 /// Margin-space base score from a model file's output-space base_score, one per output

@@ -14,14 +14,14 @@ namespace kboost {
 
 void check_labels(ObjectiveParams const& params, float const* labels, std::size_t n, std::string const& source,
                   std::size_t first_row, std::size_t n_targets) {
-  Objective const& objective = objective_family(params.name);
+  Objective const& objective = objective_family(params.objective);
   auto fail = [&](std::size_t i, std::string const& need) {
     std::ostringstream v;
     v << labels[i];
     std::string const target = n_targets > 1 ? " (target " + std::to_string(i % n_targets) + ")" : "";
     throw std::runtime_error((source.empty() ? std::string("training data") : source) + ": label " + v.str() + target +
                              " of row " + std::to_string(first_row + i / n_targets + 1) + " (1-based) " + need +
-                             ", which " + params.name + " requires");
+                             ", which " + params.objective + " requires");
   };
   objective.check_labels(params, labels, n, fail);
 }
@@ -30,7 +30,7 @@ std::vector<float> estimate_base_score(ObjectiveParams const& params, std::vecto
                                        std::vector<float> const& weights, int n_groups,
                                        std::vector<std::uint32_t> const& group_ptr) {
   if (labels.empty()) throw std::runtime_error("base_score: no labels to estimate the intercept from");
-  Objective const& objective = objective_family(params.name);
+  Objective const& objective = objective_family(params.objective);
   bool const multi_target = objective.capabilities().outputs == ObjectiveCapabilities::Outputs::kTargets;
   if (multi_target && n_groups > 1) {  // one intercept per label column, as upstream's per-target loops
     std::size_t const targets = static_cast<std::size_t>(n_groups), rows = labels.size() / targets;

@@ -175,7 +175,7 @@ class BasicBooster {
   template <class BinT>
   void fit_rounds(FitContext& fit, BinCodes<BinT, memory_space> const& bins);
   template <class BinT>
-  GrowParams tuned_grow_params(FitContext const& fit, BinCodes<BinT, memory_space> const& bins);
+  TreeParams tuned_tree_params(FitContext const& fit, BinCodes<BinT, memory_space> const& bins);
   EvalSets upload_eval_sets(FitContext const& fit) const;
   void replay_history(std::ostream* log);
   RoundBuffers round_buffers(FitContext const& fit) const;

@@ -56,7 +56,7 @@ struct HistTuneOptions {
   int max_reps = 64;              ///< cap on builds per sample (a noisy calibration cannot blow up a sample)
   double prune_factor = 2.0;      ///< after round 0, candidates slower than this × the fastest stop being timed
   double budget_seconds = 1.0;    ///< quartering stops once tuning has taken this long (root always finishes)
-  std::int64_t untimed_min_shared = 2048;  ///< min_shared when the budget stops the quartering (GrowParams' default)
+  std::int64_t untimed_min_shared = 2048;  ///< min_shared when the budget stops the quartering (TreeParams' default)
 };
 
 /// Default tile sizes: 256..4096 rows on GPUs (a team's scratch tile per block); on host backends,

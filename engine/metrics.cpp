@@ -320,7 +320,7 @@ double evaluate_metric(std::string const& name, std::vector<float> const& preds,
 
 std::string default_metric(std::string const& objective, float tweedie_variance_power) {
   ObjectiveParams p;
-  p.name = objective;
+  p.objective = objective;
   p.tweedie_variance_power = tweedie_variance_power;
   return objective_family(objective).default_metric(p);
 }
@@ -356,9 +356,9 @@ double evaluate_interval_metric(std::string const& name, std::vector<float> cons
   return wsum == 0 ? esum : esum / wsum;
 }
 
-std::string default_metric(ObjectiveParams const& obj) { return objective_family(obj.name).configured_metric(obj); }
+std::string default_metric(ObjectiveParams const& obj) { return objective_family(obj.objective).configured_metric(obj); }
 
-std::size_t rank_default_k(ObjectiveParams const& obj) { return objective_family(obj.name).default_metric_k(obj); }
+std::size_t rank_default_k(ObjectiveParams const& obj) { return objective_family(obj.objective).default_metric_k(obj); }
 
 namespace {
 

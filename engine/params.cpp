@@ -58,22 +58,8 @@ TrainParams parse_params(std::map<std::string, std::string> const& kv) {
 }
 
 ObjectiveParams objective_params(TrainParams const& p) {
-  ObjectiveParams o;
-  o.name = p.objective;
-  o.num_class = p.num_class;
-  o.scale_pos_weight = p.scale_pos_weight;
-  o.tweedie_variance_power = p.tweedie_variance_power;
-  o.huber_slope = p.huber_slope;
+  ObjectiveParams o = p;
   o.poisson_max_delta_step = p.max_delta_step_set ? p.max_delta_step : 0.7f;
-  o.quantile_alpha = p.quantile_alpha;
-  o.lambdarank_pair_method = p.lambdarank_pair_method;
-  o.lambdarank_num_pair_per_sample = p.lambdarank_num_pair_per_sample;
-  o.lambdarank_normalization = p.lambdarank_normalization;
-  o.lambdarank_score_normalization = p.lambdarank_score_normalization;
-  o.lambdarank_bias_norm = p.lambdarank_bias_norm;
-  o.ndcg_exp_gain = p.ndcg_exp_gain;
-  o.aft_loss_distribution = p.aft_loss_distribution;
-  o.aft_loss_distribution_scale = p.aft_loss_distribution_scale;
   return o;
 }
 
@@ -85,7 +71,7 @@ std::string quantile_alpha_string(std::vector<float> const& alpha) {
 
 ObjectiveConfig objective_config(TrainParams const& p, ObjectiveParams const& obj) {
   (void)p;
-  return objective_family(obj.name).model_config(obj);
+  return objective_family(obj.objective).model_config(obj);
 }
 
 }  // namespace kboost

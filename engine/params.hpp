@@ -2,10 +2,12 @@
 /// \file params.hpp
 /// Training parameters with XGBoost's names, defaults and ranges (upstream src/tree/param.h
 /// TrainParam, src/learner.cc LearnerTrainParam/LearnerModelParamLegacy, src/gbm/gbtree.h
-/// GBTreeTrainParam, objective parameter structs), parsed from string key/value pairs as given on
-/// the command line or in an XGBoost CLI config file (src/cli_main.cc, dmlc ConfigIterator).
+/// GBTreeTrainParam and DartTrainParam, objective parameter structs), parsed from string key/value
+/// pairs as given on the command line or in an XGBoost CLI config file (src/cli_main.cc, dmlc
+/// ConfigIterator).
 #include <kboost/core/float_text.hpp>
 #include <kboost/core/objective.hpp>
+#include <kboost/kernels/split_params.hpp>
 
 #include <cstdint>
 #include <map>
@@ -15,19 +17,26 @@
 
 namespace kboost {
 
-/// All parameters of one training run. Names as XGBoost's; aliases accepted by parse_params.
-struct TrainParams {
-  // tree booster (TrainParam)
+/// DART's parameters (upstream's DartTrainParam; booster = dart only; engine/detail/dart.hpp
+/// draws the drops and weighs the trees with them).
+struct DartParams {
+  /// fraction of the trees dropped in a round (float, as upstream's: the drop tests compare a
+  /// double draw with float arithmetic)
+  float rate_drop = 0.0f;
+  float skip_drop = 0.0f;                 ///< probability of a round without drops
+  bool one_drop = false;                  ///< drop at least one tree when any exist
+  std::string sample_type = "uniform";    ///< "uniform" | "weighted" (by tree weight)
+  std::string normalize_type = "tree";    ///< "tree" | "forest": how new and dropped trees are weighted
+};
+
+/// The tree booster's parameters (upstream src/tree/param.h TrainParam) and kboost's histogram
+/// kernel choice: what growing one tree reads (engine/detail/tree_grower.hpp). Its SplitParams
+/// part is what split evaluation reads on the device.
+struct TreeParams : SplitParams {
   float eta = 0.3f;               ///< learning_rate
-  int max_depth = 6;
-  float min_child_weight = 1.0f;
-  float lambda = 1.0f;            ///< reg_lambda
-  float alpha = 0.0f;             ///< reg_alpha
-  float gamma = 0.0f;             ///< min_split_loss
-  float max_delta_step = 0.0f;    ///< tree weight clip; count:poisson defaults it to 0.7 (as upstream 3.2)
-  bool max_delta_step_set = false;///< user gave max_delta_step
+  int max_depth = 6;              ///< 0: unlimited (lossguide only)
   int max_bin = 256;
-  int max_leaves = 0;
+  int max_leaves = 0;             ///< 0: unlimited
   std::string grow_policy = "depthwise";  ///< "depthwise" | "lossguide"
   float subsample = 1.0f;
   std::string sampling_method = "uniform";
@@ -40,31 +49,21 @@ struct TrainParams {
   /// interaction_constraints "[[0,1],[2,3,4]]": feature index sets; a branch may only use features
   /// that share a set with every feature already used on its path. Empty: none.
   std::vector<std::vector<int>> interaction_constraints;
-  /// Categorical features (DatasetInfo::feature_types) split on category sets as upstream's hist
-  /// (src/tree/hist/evaluate_splits.h): one category against the rest when the feature has fewer
-  /// than max_cat_to_onehot categories, else a partition of the categories sorted by their weight,
-  /// at most max_cat_threshold categories on the side the search grows.
-  int max_cat_to_onehot = 4;
-  int max_cat_threshold = 64;
+  // kboost tuning (not XGBoost parameters)
+  std::int64_t min_shared = 2048; ///< kboost_min_shared: nodes with >= rows use the tile histogram
+  std::int32_t tile_rows = 4096;  ///< kboost_tile_rows: rows per histogram tile
+};
+
+/// All parameters of one training run. Names as XGBoost's; aliases accepted by parse_params. The
+/// tree booster's (TreeParams), the objective's (ObjectiveParams, core/objective.hpp; `objective`
+/// names it) and DART's (DartParams) are its parts, which the grower, the objective and the drops
+/// take as they are; the learner's and the run's are its own.
+struct TrainParams : TreeParams, ObjectiveParams, DartParams {
+  bool max_delta_step_set = false;///< user gave max_delta_step (else count:poisson sets it to 0.7)
   /// false: categorical features are refused (upstream's Python refuses category columns unless
   /// enable_categorical is set; the CLI reads text columns as categories, so kboost's default is true).
   bool enable_categorical = true;
-  // learner / objective
-  std::string objective = "reg:squarederror";
-  int num_class = 0;
-  float scale_pos_weight = 1.0f;
-  float tweedie_variance_power = 1.5f;
-  float huber_slope = 1.0f;
-  std::vector<float> quantile_alpha;  ///< "0.5" or "[0.1,0.5,0.9]"; reg:quantileerror needs it
-  // rank:* (upstream ltr::LambdaRankParam; ObjectiveParams says what each does)
-  std::string lambdarank_pair_method = "topk";  ///< "topk" | "mean"
-  int lambdarank_num_pair_per_sample = 0;       ///< 0 = the method's default (topk 32, mean 1)
-  bool lambdarank_normalization = true;
-  bool lambdarank_score_normalization = true;
-  float lambdarank_bias_norm = 1.0f;
-  bool ndcg_exp_gain = true;
-  std::string aft_loss_distribution = "normal";  ///< survival:aft: normal | logistic | extreme
-  float aft_loss_distribution_scale = 1.0f;      ///< survival:aft: the distribution's scale σ
+  // learner
   std::optional<float> base_score;  ///< OUTPUT space, every output's; unset = estimated (boost_from_average)
   bool boost_from_average = true;   ///< false without base_score: intercept 0.5 (upstream's default)
   std::vector<std::string> eval_metric;  ///< empty = objective's default
@@ -77,15 +76,7 @@ struct TrainParams {
   std::string tree_method = "hist";  ///< only "hist" (and "auto", mapped to hist)
   std::string device;             ///< "" = not given; else must name the kind of space the fit runs on
   std::string booster = "gbtree";  ///< "gbtree" or "dart"
-  // DART (upstream's DartTrainParam; booster = dart only)
-  float rate_drop = 0.0f;                 ///< fraction of the trees dropped in a round
-  float skip_drop = 0.0f;                 ///< probability of a round without drops
-  bool one_drop = false;                  ///< drop at least one tree when any exist
-  std::string sample_type = "uniform";    ///< "uniform" | "weighted" (by tree weight)
-  std::string normalize_type = "tree";    ///< "tree" | "forest": how new and dropped trees are weighted
   // kboost tuning (not XGBoost parameters)
-  std::int64_t min_shared = 2048; ///< kboost_min_shared: nodes with >= rows use the tile histogram
-  std::int32_t tile_rows = 4096;  ///< kboost_tile_rows: rows per histogram tile
   bool hist_tune = true;          ///< kboost_hist_tune: measure tile_rows/min_shared on the first fit of a
                                   ///< shape (engine/hist_tuner.hpp); off when either is given explicitly
   /// kboost_sketch_method: how the histogram cuts are found, the same on every backend.
@@ -120,7 +111,8 @@ struct ParamDoc {
 /// them, in a fixed order. Throws nothing.
 std::vector<ParamDoc> train_param_docs();
 
-/// The objective part of TrainParams (count:poisson's max_delta_step defaults to 0.7).
+/// The objective part of TrainParams, its poisson_max_delta_step taken from the tree's
+/// max_delta_step when the user gave one, else 0.7 (count:poisson's own default).
 ObjectiveParams objective_params(TrainParams const& p);
 
 /// The model file's "objective" object as upstream 3.2 writes it (io/model_writer.hpp

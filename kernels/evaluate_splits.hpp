@@ -13,19 +13,9 @@
 
 #include <kboost/core/compat.hpp>
 #include <kboost/kernels/quantiser.hpp>
+#include <kboost/kernels/split_params.hpp>
 
 namespace kboost {
-
-/// Regularisation parameters the split search needs (XGBoost names; float as upstream's TrainParam).
-struct SplitParams {
-  float lambda = 1.0f;            ///< reg_lambda
-  float alpha = 0.0f;             ///< reg_alpha
-  float max_delta_step = 0.0f;
-  float min_child_weight = 1.0f;
-  float gamma = 0.0f;             ///< min_split_loss
-  std::int32_t max_cat_to_onehot = 4;   ///< categorical features with fewer bins: one-hot splits
-  std::int32_t max_cat_threshold = 64;  ///< partition splits: categories on the growing side
-};
 
 /// kRtEps of upstream (src/tree/param.h): loss changes at or below it are no split.
 constexpr float kRtEps = 1e-6f;

@@ -29,7 +29,7 @@ std::vector<Ref> reference(kboost::ObjectiveParams const& p, std::vector<float> 
     float w = wv.empty() ? 1.0f : wv[i];
     float const lab = y[i];
     float const x = m[i * groups];
-    std::string const& o = p.name;
+    std::string const& o = p.objective;
     if (o == "reg:squarederror") {
       if (lab == 1.0f) w *= p.scale_pos_weight;
       out[i] = {(x - lab) * w, 1.0f * w};
@@ -107,7 +107,7 @@ TEST_CASE("gradients " TEST_BACKEND ": upstream formulas, bit for bit", "[object
                  Case{"multi:softprob", 4, 1.0f}}) {
     for (bool weighted : {false, true}) {
       kboost::ObjectiveParams p;
-      p.name = c.name;
+      p.objective = c.name;
       p.num_class = c.groups > 1 ? c.groups : 0;
       p.scale_pos_weight = c.spw;
       p.tweedie_variance_power = 1.3f;
@@ -187,7 +187,7 @@ TEST_CASE("gradients " TEST_BACKEND ": reg:squaredlogerror as upstream's formula
   for (std::size_t i = 0; i < n; ++i) m[i] = ud(rng), y[i] = ud(rng), w[i] = 0.5f + 0.25f * static_cast<float>(i % 4);
   m[0] = -3.0f;  // below the floor -1 + 1e-6
   kboost::ObjectiveParams p;
-  p.name = "reg:squaredlogerror";
+  p.objective = "reg:squaredlogerror";
   auto const got = run(p, m, 1, y, w);
   std::size_t bad = 0;
   for (std::size_t i = 0; i < n; ++i) {
@@ -210,11 +210,11 @@ TEST_CASE("gradients " TEST_BACKEND ": reg:squaredlogerror as upstream's formula
 
 TEST_CASE("gradients " TEST_BACKEND ": invalid labels throw naming the objective", "[objective]") {
   kboost::ObjectiveParams p;
-  p.name = "binary:logistic";
+  p.objective = "binary:logistic";
   CHECK_THROWS_WITH(run(p, {0.0f, 0.0f}, 1, {0.0f, 2.0f}, {}), Catch::Matchers::ContainsSubstring("[0,1]"));
-  p.name = "reg:gamma";
+  p.objective = "reg:gamma";
   CHECK_THROWS_AS(run(p, {0.0f}, 1, {0.0f}, {}), std::runtime_error);
-  p.name = "multi:softprob";
+  p.objective = "multi:softprob";
   p.num_class = 2;
   CHECK_THROWS_AS(run(p, {0.0f, 0.0f}, 2, {2.0f}, {}), std::runtime_error);
   CHECK_THROWS_AS(kboost::objective_kind("reg:nonsense"), std::runtime_error);
@@ -224,7 +224,7 @@ TEST_CASE("gradients " TEST_BACKEND ": survival:cox by hand (Breslow risk sets, 
   // times 1 (event), 2 (censored), 3 (event) at margin 0: the risk sets hold 3, 2 and 1 rows, so
   // r = 1/3, 1/3, 4/3 and s = 1/9, 1/9, 10/9; g = exp(m)·r − event, h = exp(m)·r − exp(m)²·s.
   kboost::ObjectiveParams p;
-  p.name = "survival:cox";
+  p.objective = "survival:cox";
   auto const g = run(p, {0.0f, 0.0f, 0.0f}, 1, {3.0f, -2.0f, 1.0f}, {1.0f, 2.0f, 1.0f});
   REQUIRE(g.size() == 3);
   CHECK(g[2].grad == static_cast<float>(1.0 / 3 - 1));

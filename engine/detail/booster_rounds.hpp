@@ -49,7 +49,7 @@ void early_stopping_step(TrainParams const& p, std::vector<std::string> const& m
 template <class ExecutionSpace>
 template <class BinT>
 void BasicBooster<ExecutionSpace>::fit_rounds(FitContext& fit, BinCodes<BinT, memory_space> const& bins) {
-  TreeGrower<ExecutionSpace, Mem, BinT> grower(bins, fit.cuts, tuned_grow_params(fit, bins), *comm_);
+  TreeGrower<ExecutionSpace, Mem, BinT> grower(bins, fit.cuts, tuned_tree_params(fit, bins), *comm_);
   EvalSets sets = upload_eval_sets(fit);
   fit.metrics = detail::fit_metrics(fit.p, fit.plan.obj, !fit.evals.empty());
   RoundBuffers buffers = round_buffers(fit);
@@ -75,9 +75,9 @@ void BasicBooster<ExecutionSpace>::fit_rounds(FitContext& fit, BinCodes<BinT, me
 /// when p.hist_tune (it never changes bits).
 template <class ExecutionSpace>
 template <class BinT>
-GrowParams BasicBooster<ExecutionSpace>::tuned_grow_params(FitContext const& fit,
+TreeParams BasicBooster<ExecutionSpace>::tuned_tree_params(FitContext const& fit,
                                                            BinCodes<BinT, memory_space> const& bins) {
-  GrowParams gp = grow_params(fit.p);
+  TreeParams gp = fit.p;
   hist_tuning_ = HistTuneResult{};
   if (!fit.p.hist_tune) return gp;
   PhaseTimer t(times_.tune);

@@ -63,7 +63,7 @@ class DartRounds final : public BoostingRounds<ExecutionSpace> {
   /// X: the training rows; base_margin: the intercepts as margins, one per output.
   DartRounds(ExecutionSpace const& space, TrainParams const& p, Model& model, DenseRows<Mem> X,
              std::vector<float> base_margin)
-      : space_(space), params_{p.rate_drop, p.skip_drop, p.one_drop, p.sample_type, p.normalize_type}, eta_(p.eta),
+      : space_(space), params_(p), eta_(p.eta),
         random_(p.seed), model_(model), X_(std::move(X)), base_margin_(std::move(base_margin)) {}
 
   void begin_round(int round, Margins<Mem>& margin) override {

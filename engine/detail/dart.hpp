@@ -12,17 +12,9 @@
 #include <string>
 #include <vector>
 
-namespace kboost::detail {
+#include <kboost/engine/params.hpp>
 
-/// DART's parameters (upstream's DartTrainParam; sample_type "uniform" | "weighted",
-/// normalize_type "tree" | "forest").
-struct DartParams {
-  float rate_drop = 0.0f;  // float, as upstream's: the drop tests compare a double draw with float arithmetic
-  float skip_drop = 0.0f;
-  bool one_drop = false;
-  std::string sample_type = "uniform";
-  std::string normalize_type = "tree";
-};
+namespace kboost::detail {
 
 /// Upstream's common::GlobalRandom() (std::mt19937: its outputs are fixed by the C++ standard)
 /// with libstdc++'s uniform_real_distribution<double>(0, 1), uniform_int_distribution<size_t>

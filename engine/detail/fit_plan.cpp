@@ -110,7 +110,7 @@ FitPlan validate_fit(TrainParams const& p, HostDMatrix const& dtrain, EvalSetLis
 void check_continuable(Model const& m, ObjectiveParams const& obj, int n_groups, std::size_t n_features) {
   auto const refuse = [](std::string const& why) { throw std::runtime_error("train: cannot continue the model: " + why); };
   if (m.booster != "gbtree") refuse("it is a " + m.booster + " model (only gbtree models can be continued)");
-  if (m.objective != obj.name) refuse("its objective is " + m.objective + ", the parameters say " + obj.name);
+  if (m.objective != obj.objective) refuse("its objective is " + m.objective + ", the parameters say " + obj.objective);
   if (m.num_outputs() != n_groups)
     refuse("it has " + std::to_string(m.num_outputs()) + " outputs, the parameters " + std::to_string(n_groups));
   if (static_cast<std::size_t>(m.num_feature) != n_features)

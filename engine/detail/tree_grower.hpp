@@ -45,29 +45,11 @@
 
 namespace kboost {
 
-/// What the grower needs from TrainParams (XGBoost names).
-struct GrowParams {
-  SplitParams split;
-  float eta = 0.3f;
-  int max_depth = 6;             ///< 0: unlimited (lossguide only)
-  int max_leaves = 0;            ///< 0: unlimited
-  bool lossguide = false;        ///< grow_policy=lossguide
-  double colsample_bylevel = 1.0, colsample_bynode = 1.0;
-  std::uint64_t seed = 0;
-  std::int64_t min_shared = 2048;  ///< nodes with at least this many rows use the tile histogram kernel
-  std::int32_t tile_rows = 4096;   ///< rows per tile of the tile kernel
-  std::vector<int> monotone;       ///< monotone_constraints per feature (empty: none)
-  std::vector<std::vector<int>> interaction;  ///< interaction_constraints feature sets (empty: none)
-};
-
 /// Re-estimates leaf values before they reach the margins (the adaptive objectives: upstream's
 /// ObjFunction::UpdateTreeLeaf). Given the partitioner's row order and the tree's non-empty leaves
 /// (values with eta applied), it replaces the values in place.
 template <class Mem>
 using LeafRefit = std::function<void(Kokkos::View<const std::int32_t*, Mem> ridx, std::vector<LeafSegment>& leaves)>;
-
-/// Builds the per-tree GrowParams from TrainParams (defined in engine/booster.cpp).
-GrowParams grow_params(TrainParams const& p);
 
 /// Grows trees for one training matrix (bins fixed for the whole fit). BinT: the bin code width
 /// (std::uint8_t or std::uint16_t, kernels/binning.hpp bin_code_bytes).
@@ -75,10 +57,12 @@ template <class ExecutionSpace, class Mem, class BinT>
 class TreeGrower {
  public:
   /// bins: the fit's codes (kernels/binning.hpp) of this rank's rows; cuts: their cuts (the same
-  /// on every rank); comm: the job's ranks (must outlive the grower).
-  TreeGrower(BinCodes<BinT, Mem> const& bins, HistogramCuts<Mem> const& cuts, GrowParams const& p,
+  /// on every rank); p: the tree booster's parameters (its min_shared and tile_rows pick the
+  /// histogram kernel); comm: the job's ranks (must outlive the grower).
+  TreeGrower(BinCodes<BinT, Mem> const& bins, HistogramCuts<Mem> const& cuts, TreeParams const& p,
              Collective& comm = local_collective())
-      : comm_(comm), p_(p), bins_(bins), cuts_(cuts), n_rows_(bins.n_rows()), n_features_(static_cast<int>(bins.n_features())),
+      : comm_(comm), p_(p), lossguide_(p.grow_policy == "lossguide"), bins_(bins), cuts_(cuts), n_rows_(bins.n_rows()),
+        n_features_(static_cast<int>(bins.n_features())),
         total_bins_(cuts.total_bins), h_ptrs_(cuts.host_ptrs), hist_builder_(h_ptrs_, p.min_shared, p.tile_rows),
         partitioner_(bins.n_rows()) {
     check_constraints();
@@ -97,10 +81,11 @@ class TreeGrower {
       counted_deep_copy(d, Kokkos::View<const std::uint32_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(base.data(), base.size()));
       cat_eval_.base = d;
     }
-    if (!p_.monotone.empty()) {
+    if (!p_.monotone_constraints.empty()) {
       Kokkos::View<std::int8_t*, Mem> m("kboost::grow::monotone", static_cast<std::size_t>(n_features_));
       auto h = Kokkos::create_mirror_view(m);
-      for (std::size_t f = 0; f < h.extent(0); ++f) h(f) = static_cast<std::int8_t>(f < p_.monotone.size() ? p_.monotone[f] : 0);
+      auto const& monotone = p_.monotone_constraints;
+      for (std::size_t f = 0; f < h.extent(0); ++f) h(f) = static_cast<std::int8_t>(f < monotone.size() ? monotone[f] : 0);
       counted_deep_copy(m, h);
       monotone_ = m;
     }
@@ -144,6 +129,8 @@ class TreeGrower {
     std::vector<int> evaluate;            ///< the children whose splits are evaluated (node ids)
   };
 
+  /// The part of the parameters split evaluation reads (copied to the device by evaluate_splits).
+  SplitParams const& split_params() const { return p_; }
   static double grad_of(GradientPairInt64 const& s, GradientQuantiser const& q) {
     return static_cast<double>(s.grad) * q.to_floating[0];
   }
@@ -153,7 +140,7 @@ class TreeGrower {
   /// Node id's evaluated split, as the driver queues it.
   ExpandEntry expand_entry(int id) const {
     Node const& nd = nodes_[id];
-    return ExpandEntry{id, nd.depth, nd.split.loss_chg, split_is_valid(nd.split, p_.split)};
+    return ExpandEntry{id, nd.depth, nd.split.loss_chg, split_is_valid(nd.split, split_params())};
   }
 
   // The stages of grow(), in order.
@@ -201,8 +188,9 @@ class TreeGrower {
   void set_child_bounds(Node const& parent, float left_weight, float right_weight, Node& left, Node& right) const {
     left.lower = right.lower = parent.lower;
     left.upper = right.upper = parent.upper;
-    if (p_.monotone.empty()) return;
-    int const c = static_cast<std::size_t>(parent.split.feature) < p_.monotone.size() ? p_.monotone[parent.split.feature] : 0;
+    auto const& monotone = p_.monotone_constraints;
+    if (monotone.empty()) return;
+    int const c = static_cast<std::size_t>(parent.split.feature) < monotone.size() ? monotone[parent.split.feature] : 0;
     float const mid = (left_weight + right_weight) / 2;
     if (c < 0) {
       left.lower = mid;
@@ -231,7 +219,8 @@ class TreeGrower {
   void write_categories(TreeModel& t, std::vector<int> cat_nodes) const;
 
   Collective& comm_;
-  GrowParams p_;
+  TreeParams p_;
+  bool lossguide_;  ///< grow_policy = lossguide
   BinCodes<BinT, Mem> bins_;
   HistogramCuts<Mem> cuts_;
   std::size_t n_rows_;
@@ -257,10 +246,10 @@ class TreeGrower {
 
 template <class ExecutionSpace, class Mem, class BinT>
 void TreeGrower<ExecutionSpace, Mem, BinT>::check_constraints() const {
-  if (p_.monotone.size() > static_cast<std::size_t>(n_features_))
-    throw std::runtime_error("parameter monotone_constraints: " + std::to_string(p_.monotone.size()) +
+  if (p_.monotone_constraints.size() > static_cast<std::size_t>(n_features_))
+    throw std::runtime_error("parameter monotone_constraints: " + std::to_string(p_.monotone_constraints.size()) +
                              " constraints for " + std::to_string(n_features_) + " features");
-  for (auto const& set : p_.interaction)
+  for (auto const& set : p_.interaction_constraints)
     for (int f : set)
       if (f >= n_features_)
         throw std::runtime_error("parameter interaction_constraints: feature " + std::to_string(f) +
@@ -269,9 +258,9 @@ void TreeGrower<ExecutionSpace, Mem, BinT>::check_constraints() const {
 
 template <class ExecutionSpace, class Mem, class BinT>
 bool TreeGrower<ExecutionSpace, Mem, BinT>::interaction_allows(Node const& nd, int f) const {
-  if (p_.interaction.empty() || nd.path_features.empty()) return true;
+  if (p_.interaction_constraints.empty() || nd.path_features.empty()) return true;
   if (std::binary_search(nd.path_features.begin(), nd.path_features.end(), f)) return true;
-  for (auto const& set : p_.interaction) {
+  for (auto const& set : p_.interaction_constraints) {
     auto const has = [&set](int g) { return std::find(set.begin(), set.end(), g) != set.end(); };
     if (has(f) && std::all_of(nd.path_features.begin(), nd.path_features.end(), has)) return true;
   }
@@ -281,9 +270,9 @@ bool TreeGrower<ExecutionSpace, Mem, BinT>::interaction_allows(Node const& nd, i
 template <class ExecutionSpace, class Mem, class BinT>
 float TreeGrower<ExecutionSpace, Mem, BinT>::child_weight(Node const& parent, GradientPairInt64 const& sum,
                                                           GradientQuantiser const& q) const {
-  float const w = calc_weight(p_.split, static_cast<double>(sum.grad) * q.to_floating[0],
+  float const w = calc_weight(split_params(), static_cast<double>(sum.grad) * q.to_floating[0],
                               static_cast<double>(sum.hess) * q.to_floating[1]);
-  return p_.monotone.empty() ? w : clamp_weight(w, parent.lower, parent.upper);
+  return p_.monotone_constraints.empty() ? w : clamp_weight(w, parent.lower, parent.upper);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -425,7 +414,7 @@ void TreeGrower<ExecutionSpace, Mem, BinT>::evaluate(ExecutionSpace const& space
   reserve_categorical(n);
   auto const d_nodes = uploads_.put(space, hn);
   auto const d_mask = uploads_.put(space, hm);
-  evaluate_splits(space, p_.split, q, Kokkos::View<const GradientPairInt64**, Kokkos::LayoutRight, Mem>(hist_),
+  evaluate_splits(space, split_params(), q, Kokkos::View<const GradientPairInt64**, Kokkos::LayoutRight, Mem>(hist_),
                   Kokkos::View<const std::uint32_t*, Mem>(cuts_.ptrs), Kokkos::View<const float*, Mem>(cuts_.values),
                   Kokkos::View<const float*, Mem>(cuts_.min_vals), Kokkos::View<const EvalNode*, Mem>(d_nodes),
                   Kokkos::View<const std::uint8_t**, Kokkos::LayoutRight, Mem>(
@@ -465,7 +454,7 @@ TreeModel TreeGrower<ExecutionSpace, Mem, BinT>::grow(ExecutionSpace const& spac
     }
   } count_copies{copies0, times};
   TreeModel t = start_tree(space, gq, q, times);
-  TreeDriver driver(p_.max_depth, p_.max_leaves, p_.lossguide);
+  TreeDriver driver(p_.max_depth, p_.max_leaves, lossguide_);
   if (driver.splits_root()) split_root(space, gq, q, tree_features, tree_key, driver, times);
   std::vector<int> cat_nodes;  // nodes with categorical splits
   while (!driver.finished()) {
@@ -501,7 +490,7 @@ TreeModel TreeGrower<ExecutionSpace, Mem, BinT>::start_tree(ExecutionSpace const
   root.end = static_cast<std::int32_t>(n_rows_);
   root.sum = to_host_sum(space, gq);
   nodes_.push_back(root);
-  add_node(t, -1, calc_weight(p_.split, grad_of(root.sum, q), hess_of(root.sum, q)), hess_of(root.sum, q));
+  add_node(t, -1, calc_weight(split_params(), grad_of(root.sum, q), hess_of(root.sum, q)), hess_of(root.sum, q));
   return t;
 }
 
@@ -637,7 +626,7 @@ typename TreeGrower<ExecutionSpace, Mem, BinT>::ChildHistograms TreeGrower<Execu
     ln.sum = nd.split.left_sum;
     rn.sum = nd.split.right_sum;
     set_child_bounds(nd, child_weight(nd, ln.sum, q), child_weight(nd, rn.sum, q), ln, rn);
-    if (!p_.interaction.empty()) {
+    if (!p_.interaction_constraints.empty()) {
       ln.path_features = nd.path_features;
       auto const at = std::lower_bound(ln.path_features.begin(), ln.path_features.end(), nd.split.feature);
       if (at == ln.path_features.end() || *at != nd.split.feature) ln.path_features.insert(at, nd.split.feature);

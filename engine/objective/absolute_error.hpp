@@ -34,7 +34,7 @@ class AbsoluteErrorObjective final : public Objective {
   static void gradients(ExecutionSpace const& space, ObjectiveParams const& p, GradientInputs<Mem> const& in,
                         GradientPairs<Mem> gpair) {
     check_gradient_shapes(in.margin, in.label, in.weight, gpair, in.margin.extent(1));
-    loss_gradients(space, p.name, AbsoluteErrorLoss(p), in.margin, in.label, in.weight, gpair);
+    loss_gradients(space, p.objective, AbsoluteErrorLoss(p), in.margin, in.label, in.weight, gpair);
   }
 
   ObjectiveCapabilities capabilities() const override;

@@ -23,7 +23,7 @@ std::vector<float> AftObjective::intercept(ObjectiveParams const&, std::vector<f
 std::string AftObjective::default_metric(ObjectiveParams const&) const { return "aft-nloglik"; }
 
 ObjectiveConfig AftObjective::model_config(ObjectiveParams const& p) const {
-  return {p.name, "aft_loss_param",
+  return {p.objective, "aft_loss_param",
           {{"aft_loss_distribution", p.aft_loss_distribution},
            {"aft_loss_distribution_scale", param_float_string(p.aft_loss_distribution_scale)}}};
 }

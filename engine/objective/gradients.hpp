@@ -20,12 +20,12 @@ template <class ExecutionSpace, class Mem, class... Families>
 void family_gradients(FamilyList<Families...>, ObjectiveKind kind, ExecutionSpace const& space,
                       ObjectiveParams const& params, GradientInputs<Mem> const& in, GradientPairs<Mem> gpair) {
   bool const found = ((Families::handles(kind) ? (Families::gradients(space, params, in, gpair), true) : false) || ...);
-  if (!found) throw std::runtime_error("objective " + params.name + ": no training gradients in kboost");
+  if (!found) throw std::runtime_error("objective " + params.objective + ": no training gradients in kboost");
 }
 
 }  // namespace detail
 
-/// One round's gradients of objective params.name into `gpair` (groups × rows) from `in`
+/// One round's gradients of objective params.objective into `gpair` (groups × rows) from `in`
 /// (engine/objective/gradient_inputs.hpp), by the objective's family.
 /// \throws std::runtime_error for a name that is not a training objective, mismatched shapes,
 /// labels outside the objective's domain (upstream's CheckLabel message), or inputs the objective
@@ -34,7 +34,7 @@ template <class ExecutionSpace, class Mem>
 void objective_gradients(ExecutionSpace const& space, ObjectiveParams const& params, GradientInputs<Mem> const& in,
                          GradientPairs<Mem> gpair) {
   compat::ScopedRegion region("kboost::objective::compute_gradients");
-  detail::family_gradients(ObjectiveFamilies{}, objective_kind(params.name), space, params, in, gpair);
+  detail::family_gradients(ObjectiveFamilies{}, objective_kind(params.objective), space, params, in, gpair);
 }
 
 /// Gradients of `objective` at `margin` (rows × groups, raw scores) for labels (rows; rows ×

@@ -18,7 +18,7 @@ class HingeObjective final : public Objective {
   /// \throws std::runtime_error always: no training gradients in kboost.
   template <class ExecutionSpace, class Mem>
   static void gradients(ExecutionSpace const&, ObjectiveParams const& p, GradientInputs<Mem> const&, GradientPairs<Mem>) {
-    throw std::runtime_error("objective " + p.name + ": training is not supported by kboost");
+    throw std::runtime_error("objective " + p.objective + ": training is not supported by kboost");
   }
 
   ObjectiveCapabilities capabilities() const override { return {}; }

@@ -20,7 +20,7 @@ std::vector<float> LambdaRankObjective::intercept(ObjectiveParams const& p, std:
                                                   std::vector<float> const& weights, int,
                                                   std::vector<std::uint32_t> const& group_ptr) const {
   // FitIntercept: a Newton step from margin 0 (identity transform)
-  if (!weights.empty()) throw std::runtime_error("base_score: " + p.name + " takes no row weights");
+  if (!weights.empty()) throw std::runtime_error("base_score: " + p.objective + " takes no row weights");
   std::vector<float> const zero(labels.size(), 0.0f);
   std::vector<float> g(labels.size()), h(labels.size());
   detail::lambdarank_gradients(p, zero.data(), labels.data(), labels.size(), group_ptr, {}, 0, g.data(), h.data());
@@ -28,7 +28,7 @@ std::vector<float> LambdaRankObjective::intercept(ObjectiveParams const& p, std:
 }
 
 std::string LambdaRankObjective::default_metric(ObjectiveParams const& p) const {
-  return p.name == "rank:map" ? "map" : "ndcg";
+  return p.objective == "rank:map" ? "map" : "ndcg";
 }
 
 std::string LambdaRankObjective::configured_metric(ObjectiveParams const& p) const {
@@ -40,14 +40,14 @@ std::string LambdaRankObjective::configured_metric(ObjectiveParams const& p) con
 
 std::size_t LambdaRankObjective::default_metric_k(ObjectiveParams const& p) const {
   // mean hands ndcg its own parameters (every position counted); rank:map hands its metric none
-  bool const untruncated = p.lambdarank_pair_method == "mean" && p.name != "rank:map";
+  bool const untruncated = p.lambdarank_pair_method == "mean" && p.objective != "rank:map";
   return untruncated ? static_cast<std::size_t>(-1) : 32;
 }
 
 ObjectiveConfig LambdaRankObjective::model_config(ObjectiveParams const& p) const {
   // ltr::LambdaRankParam; an unset pair count is upstream's NotSet (uint32 max)
   auto const flag = [](bool b) { return std::string(b ? "1" : "0"); };
-  return {p.name,
+  return {p.objective,
           "lambdarank_param",
           {{"lambdarank_bias_norm", param_float_string(p.lambdarank_bias_norm)},
            {"lambdarank_normalization", flag(p.lambdarank_normalization)},

@@ -201,7 +201,7 @@ void lambdarank_group(ObjectiveParams const& p, float const* predt, float const*
   }
 }
 
-/// LambdaMART gradients of rank:ndcg / rank:pairwise / rank:map (p.name) at margins `predt` (n)
+/// LambdaMART gradients of rank:ndcg / rank:pairwise / rank:map (p.objective) at margins `predt` (n)
 /// for labels (n; relevance degrees), query groups (n_groups + 1 offsets; empty = one group) and
 /// group weights (n_groups, or empty = 1; upstream's per-group weights, scaled by groups / Σ
 /// weights), into grad/hess (n each). `iteration` (the boosting round; 0 for the intercept) seeds
@@ -215,20 +215,20 @@ inline void lambdarank_gradients(ObjectiveParams const& p, float const* predt, f
   auto const gptr = query_groups(group_ptr_in, n);
   std::size_t const n_groups = gptr.size() - 1;
   if (!group_weight.empty() && group_weight.size() != n_groups)
-    throw std::runtime_error(p.name + ": " + std::to_string(group_weight.size()) + " weights for " +
+    throw std::runtime_error(p.objective + ": " + std::to_string(group_weight.size()) + " weights for " +
                              std::to_string(n_groups) + " query groups (ranking takes one weight per group)");
   double sum_weights = 0;
   for (std::size_t g = 0; g < n_groups; ++g) sum_weights += group_weight.empty() ? 1.0f : group_weight[g];
   double const weight_norm = static_cast<double>(n_groups) / sum_weights;  // RankingCache::WeightNorm
   std::size_t const topk = p.lambdarank_pair_method == "mean" ? static_cast<std::size_t>(-1) : lambdarank_num_pair(p);
-  bool const ndcg = p.name == "rank:ndcg", map = p.name == "rank:map";
+  bool const ndcg = p.objective == "rank:ndcg", map = p.objective == "rank:map";
   std::vector<double> discount, inv_idcg;
   if (ndcg) {
-    if (p.ndcg_exp_gain) check_ndcg_labels(label, n, p.name);
+    if (p.ndcg_exp_gain) check_ndcg_labels(label, n, p.objective);
     discount = dcg_discounts(max_group_size(gptr));
     inv_idcg = inverse_ideal_dcg(label, gptr, topk, p.ndcg_exp_gain, discount);
   }
-  if (map) check_binary_labels(label, n, p.name);
+  if (map) check_binary_labels(label, n, p.objective);
   std::vector<double> n_rel, acc;  // rank:map's MAPStat of one group
   for (std::size_t g = 0; g < n_groups; ++g) {
     std::size_t const begin = gptr[g], cnt = gptr[g + 1] - begin;
@@ -294,7 +294,7 @@ void lambdarank_gradients(ObjectiveParams const& params, Kokkos::View<const floa
                           Kokkos::View<const float*, Mem> label, std::vector<std::uint32_t> const& group_ptr,
                           std::uint32_t iteration, Kokkos::View<GradientPair**, Kokkos::LayoutRight, Mem> gpair) {
   compat::ScopedRegion region("kboost::objective::lambdarank_gradients");
-  if (margin.extent(1) != 1) throw std::runtime_error(params.name + " has one output, not " + std::to_string(margin.extent(1)));
+  if (margin.extent(1) != 1) throw std::runtime_error(params.objective + " has one output, not " + std::to_string(margin.extent(1)));
   auto const hm = counted_to_host(margin);
   auto const hl = counted_to_host(label);
   std::size_t const n = hm.extent(0);
@@ -317,7 +317,7 @@ class LambdaRankObjective final : public Objective {
                         GradientPairs<Mem> gpair) {
     if (in.group_ptr == nullptr) {
       check_gradient_shapes(in.margin, in.label, in.weight, gpair, 1);
-      throw std::runtime_error("compute_gradients: " + p.name + " needs query groups: use lambdarank_gradients");
+      throw std::runtime_error("compute_gradients: " + p.objective + " needs query groups: use lambdarank_gradients");
     }
     lambdarank_gradients(p, in.margin, in.label, *in.group_ptr, in.iteration, gpair);
   }

@@ -56,7 +56,7 @@ std::vector<float> MulticlassObjective::intercept(ObjectiveParams const&, std::v
 std::string MulticlassObjective::default_metric(ObjectiveParams const&) const { return "mlogloss"; }
 
 ObjectiveConfig MulticlassObjective::model_config(ObjectiveParams const& p) const {
-  return {p.name, "softmax_multiclass_param", {{"num_class", std::to_string(p.num_class)}}};
+  return {p.objective, "softmax_multiclass_param", {{"num_class", std::to_string(p.num_class)}}};
 }
 
 }  // namespace kboost

@@ -50,7 +50,7 @@ class MulticlassObjective final : public Objective {
   static void gradients(ExecutionSpace const& space, ObjectiveParams const& p, GradientInputs<Mem> const& in,
                         GradientPairs<Mem> gpair) {
     check_gradient_shapes(in.margin, in.label, in.weight, gpair, 1);
-    loss_gradients(space, p.name, SoftmaxLoss{}, in.margin, in.label, in.weight, gpair);
+    loss_gradients(space, p.objective, SoftmaxLoss{}, in.margin, in.label, in.weight, gpair);
   }
 
   ObjectiveCapabilities capabilities() const override;

@@ -29,7 +29,7 @@ std::vector<float> PoissonObjective::intercept(ObjectiveParams const&, std::vect
 std::string PoissonObjective::default_metric(ObjectiveParams const&) const { return "poisson-nloglik"; }
 
 ObjectiveConfig PoissonObjective::model_config(ObjectiveParams const& p) const {
-  return {p.name, "poisson_regression_param", {{"max_delta_step", param_float_string(p.poisson_max_delta_step)}}};
+  return {p.objective, "poisson_regression_param", {{"max_delta_step", param_float_string(p.poisson_max_delta_step)}}};
 }
 
 }  // namespace kboost

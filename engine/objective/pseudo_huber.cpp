@@ -34,7 +34,7 @@ std::vector<float> PseudoHuberObjective::intercept(ObjectiveParams const& p, std
 std::string PseudoHuberObjective::default_metric(ObjectiveParams const&) const { return "mphe"; }
 
 ObjectiveConfig PseudoHuberObjective::model_config(ObjectiveParams const& p) const {
-  return {p.name, "pseudo_huber_param", {{"huber_slope", param_float_string(p.huber_slope)}}};
+  return {p.objective, "pseudo_huber_param", {{"huber_slope", param_float_string(p.huber_slope)}}};
 }
 
 }  // namespace kboost

@@ -31,7 +31,7 @@ double QuantileObjective::leaf_quantile(ObjectiveParams const& p, int output) co
 std::string QuantileObjective::default_metric(ObjectiveParams const&) const { return "quantile"; }
 
 ObjectiveConfig QuantileObjective::model_config(ObjectiveParams const& p) const {
-  return {p.name, "quantile_loss_param", {{"quantile_alpha", quantile_alpha_string(p.quantile_alpha)}}};
+  return {p.objective, "quantile_loss_param", {{"quantile_alpha", quantile_alpha_string(p.quantile_alpha)}}};
 }
 
 }  // namespace kboost

@@ -50,7 +50,7 @@ class QuantileObjective final : public Objective {
                                " quantile_alpha values for " + std::to_string(groups) + " output groups");
     QuantileLoss<Mem> const loss{counted_copy_to<Mem>(Kokkos::View<const float*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
         p.quantile_alpha.data(), p.quantile_alpha.size()))};
-    loss_gradients(space, p.name, loss, in.margin, in.label, in.weight, gpair);
+    loss_gradients(space, p.objective, loss, in.margin, in.label, in.weight, gpair);
   }
 
   ObjectiveCapabilities capabilities() const override;

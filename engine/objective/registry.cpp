@@ -36,7 +36,7 @@ Objective const& objective_family(ObjectiveKind kind) {
 Objective const& objective_family(std::string const& name) { return objective_family(objective_kind(name)); }
 
 int objective_outputs(ObjectiveParams const& p, std::size_t n_targets) {
-  switch (objective_family(p.name).capabilities().outputs) {
+  switch (objective_family(p.objective).capabilities().outputs) {
     case ObjectiveCapabilities::Outputs::kClasses: return p.num_class;
     case ObjectiveCapabilities::Outputs::kQuantiles: return static_cast<int>(p.quantile_alpha.size());
     case ObjectiveCapabilities::Outputs::kTargets: return static_cast<int>(n_targets);
@@ -51,6 +51,6 @@ double Objective::leaf_quantile(ObjectiveParams const&, int) const { return 0.5;
 
 std::size_t Objective::default_metric_k(ObjectiveParams const&) const { return 32; }
 
-ObjectiveConfig Objective::model_config(ObjectiveParams const& p) const { return {p.name, "", {}}; }
+ObjectiveConfig Objective::model_config(ObjectiveParams const& p) const { return {p.objective, "", {}}; }
 
 }  // namespace kboost

@@ -110,13 +110,13 @@ std::vector<float> RegLossObjective<Loss>::intercept(ObjectiveParams const& p, s
 
 template <class Loss>
 std::string RegLossObjective<Loss>::default_metric(ObjectiveParams const& p) const {
-  return HostFacts<Loss>::metric(p.name);
+  return HostFacts<Loss>::metric(p.objective);
 }
 
 template <class Loss>
 ObjectiveConfig RegLossObjective<Loss>::model_config(ObjectiveParams const& p) const {
-  if constexpr (std::is_same_v<Loss, SquaredLogErrorLoss>) return {p.name, "", {}};
-  return {p.name, "reg_loss_param", {{"scale_pos_weight", param_float_string(p.scale_pos_weight)}}};
+  if constexpr (std::is_same_v<Loss, SquaredLogErrorLoss>) return {p.objective, "", {}};
+  return {p.objective, "reg_loss_param", {{"scale_pos_weight", param_float_string(p.scale_pos_weight)}}};
 }
 
 template class RegLossObjective<SquaredErrorLoss>;

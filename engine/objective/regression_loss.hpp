@@ -100,7 +100,7 @@ class RegLossObjective final : public Objective {
   static void gradients(ExecutionSpace const& space, ObjectiveParams const& p, GradientInputs<Mem> const& in,
                         GradientPairs<Mem> gpair) {
     check_gradient_shapes(in.margin, in.label, in.weight, gpair, in.margin.extent(1));
-    loss_gradients(space, p.name, Loss(p), in.margin, in.label, in.weight, gpair);
+    loss_gradients(space, p.objective, Loss(p), in.margin, in.label, in.weight, gpair);
   }
 
   ObjectiveCapabilities capabilities() const override;

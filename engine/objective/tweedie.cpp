@@ -35,7 +35,7 @@ std::string TweedieObjective::default_metric(ObjectiveParams const& p) const {
 }
 
 ObjectiveConfig TweedieObjective::model_config(ObjectiveParams const& p) const {
-  return {p.name, "tweedie_regression_param",
+  return {p.objective, "tweedie_regression_param",
           {{"tweedie_variance_power", param_float_string(p.tweedie_variance_power)}}};
 }
 

@@ -36,7 +36,7 @@ class TweedieObjective final : public Objective {
   static void gradients(ExecutionSpace const& space, ObjectiveParams const& p, GradientInputs<Mem> const& in,
                         GradientPairs<Mem> gpair) {
     check_gradient_shapes(in.margin, in.label, in.weight, gpair, in.margin.extent(1));
-    loss_gradients(space, p.name, TweedieLoss(p), in.margin, in.label, in.weight, gpair);
+    loss_gradients(space, p.objective, TweedieLoss(p), in.margin, in.label, in.weight, gpair);
   }
 
   ObjectiveCapabilities capabilities() const override;

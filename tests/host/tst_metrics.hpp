@@ -127,7 +127,7 @@ void check_base_score_cases(bool agaricus) {
     if (c["weighted"])
       for (std::size_t i = 0; i < d.n_rows; ++i) w.push_back(1.0f + float(i % 7) / 4);
     kboost::ObjectiveParams p;
-    p.name = c["objective"];
+    p.objective = c["objective"];
     int groups = 1;
     if (c["params"].contains("num_class")) groups = p.num_class = std::stoi(c["params"]["num_class"].get<std::string>());
     if (c["params"].contains("scale_pos_weight"))
@@ -136,7 +136,7 @@ void check_base_score_cases(bool agaricus) {
     auto const want = from_bits(c["base_score_bits"]);
     REQUIRE(got.size() == want.size());
     for (std::size_t k = 0; k < got.size(); ++k) {
-      INFO(c["dataset"].get<std::string>() << " " << p.name << (c["weighted"] ? " weighted" : "") << " [" << k
+      INFO(c["dataset"].get<std::string>() << " " << p.objective << (c["weighted"] ? " weighted" : "") << " [" << k
                                            << "]: kboost " << got[k] << " upstream " << want[k]);
       CHECK(got[k] == want[k]);
     }

@@ -58,7 +58,7 @@ TEST_CASE("train input " TEST_BACKEND ": eval files are coded with the training 
 
 TEST_CASE("train input " TEST_BACKEND ": check_labels names the file and the 1-based row", "[train][input]") {
   kboost::ObjectiveParams p;
-  p.name = "binary:logistic";
+  p.objective = "binary:logistic";
   float const y[] = {0.0f, 1.0f, -0.5f};
   try {
     kboost::check_labels(p, y, 3, "f.csv");
@@ -70,7 +70,7 @@ TEST_CASE("train input " TEST_BACKEND ": check_labels names the file and the 1-b
     CHECK(msg.find("row 3") != std::string::npos);
     CHECK(msg.find("[0, 1]") != std::string::npos);
   }
-  p.name = "multi:softprob";
+  p.objective = "multi:softprob";
   p.num_class = 2;
   float const c[] = {0.0f, 2.0f};
   CHECK_THROWS(kboost::check_labels(p, c, 2, "f.csv"));
