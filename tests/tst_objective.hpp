@@ -173,7 +173,7 @@ TEST_CASE("gradients " TEST_BACKEND ": the FMA build of the host kernel gives th
   CHECK(both(GradientFunctor<kboost::LogisticLoss, Host>{kboost::LogisticLoss(params), 1, m, y01, w, g1, bad}));
   CHECK(both(GradientFunctor<kboost::PoissonLoss, Host>{kboost::PoissonLoss(params), 1, m, y, w, g1, bad}));
   CHECK(both(GradientFunctor<kboost::TweedieLoss, Host>{kboost::TweedieLoss(params), 1, m, y, w, g1, bad}));
-  CHECK(both(GradientFunctor<kboost::SoftmaxLoss, Host>{kboost::SoftmaxLoss{}, 3, m, y, w, g3, bad}));
+  CHECK(both(GradientFunctor<kboost::SoftmaxLoss, Host>{kboost::SoftmaxLoss(params), 3, m, y, w, g3, bad}));
 }
 #endif
 

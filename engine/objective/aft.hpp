@@ -207,9 +207,9 @@ void aft_gradients(ObjectiveParams const& params, Kokkos::View<const float**, Ko
   upload_single_output(g, h, gpair);
 }
 
-/// The survival:aft family: interval labels, one output, upstream's fixed intercept 0.5.
-class AftObjective final : public Objective {
- public:
+/// The survival:aft family: interval labels, one output, upstream's fixed intercept 0.5 (host facts
+/// in aft.cpp).
+struct AftObjective {
   static bool handles(ObjectiveKind k) { return k == ObjectiveKind::kAft; }
 
   /// aft_gradients on in's label bounds. \throws std::runtime_error when they are not given.
@@ -223,12 +223,7 @@ class AftObjective final : public Objective {
     aft_gradients(p, in.margin, in.lower, in.upper, in.host_weight, gpair);
   }
 
-  ObjectiveCapabilities capabilities() const override;
-  std::vector<float> intercept(ObjectiveParams const& p, std::vector<float> const& labels,
-                               std::vector<float> const& weights, int n_groups,
-                               std::vector<std::uint32_t> const& group_ptr) const override;
-  std::string default_metric(ObjectiveParams const& p) const override;
-  ObjectiveConfig model_config(ObjectiveParams const& p) const override;
+  static Objective const& host();
 };
 
 }  // namespace kboost

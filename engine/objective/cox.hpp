@@ -68,9 +68,9 @@ inline void cox_gradients(float const* margin, float const* label, float const* 
 
 namespace kboost {
 
-/// The survival:cox family: labels are times (> 0 an event, < 0 censored), one output.
-class CoxObjective final : public Objective {
- public:
+/// The survival:cox family: labels are times (> 0 an event, < 0 censored), one output (host facts
+/// in cox.cpp).
+struct CoxObjective {
   static bool handles(ObjectiveKind k) { return k == ObjectiveKind::kCox; }
 
   /// Margins, labels and weights to the host, the risk-set sums there, the pairs back.
@@ -89,11 +89,7 @@ class CoxObjective final : public Objective {
     upload_single_output(g, h, gpair);
   }
 
-  ObjectiveCapabilities capabilities() const override;
-  std::vector<float> intercept(ObjectiveParams const& p, std::vector<float> const& labels,
-                               std::vector<float> const& weights, int n_groups,
-                               std::vector<std::uint32_t> const& group_ptr) const override;
-  std::string default_metric(ObjectiveParams const& p) const override;
+  static Objective const& host();
 };
 
 }  // namespace kboost

@@ -2,8 +2,9 @@
 /// \file families.hpp
 /// The objective registry: every objective family kboost trains (or, for binary:hinge, knows),
 /// each a unit of this folder. Adding an objective: its name, output transform and margin link in
-/// core/objective.cpp (what prediction needs), its unit here (device loss or host gradients and an
-/// Objective subclass with `handles` and `gradients`), and one line in ObjectiveFamilies.
+/// core/objective.cpp (what prediction needs), its unit here (the family: a device loss with
+/// LossFamily, loss_family.hpp, or `handles` and host `gradients`; its host facts, an Objective,
+/// and `host()` in the unit's .cpp), and one line in ObjectiveFamilies.
 #include <kboost/engine/objective/absolute_error.hpp>
 #include <kboost/engine/objective/aft.hpp>
 #include <kboost/engine/objective/cox.hpp>

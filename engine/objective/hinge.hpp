@@ -10,9 +10,8 @@
 
 namespace kboost {
 
-/// The binary:hinge family (prediction only).
-class HingeObjective final : public Objective {
- public:
+/// The binary:hinge family (prediction only; host facts in hinge.cpp).
+struct HingeObjective {
   static bool handles(ObjectiveKind k) { return k == ObjectiveKind::kHinge; }
 
   /// \throws std::runtime_error always: no training gradients in kboost.
@@ -21,12 +20,7 @@ class HingeObjective final : public Objective {
     throw std::runtime_error("objective " + p.objective + ": training is not supported by kboost");
   }
 
-  ObjectiveCapabilities capabilities() const override { return {}; }
-  std::vector<float> intercept(ObjectiveParams const&, std::vector<float> const&, std::vector<float> const&, int,
-                               std::vector<std::uint32_t> const&) const override {
-    return {0.5f};
-  }
-  std::string default_metric(ObjectiveParams const&) const override { return "error"; }
+  static Objective const& host();
 };
 
 }  // namespace kboost

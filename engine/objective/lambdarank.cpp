@@ -7,44 +7,48 @@
 #include <kboost/engine/params.hpp>
 
 namespace kboost {
+namespace {
 
-ObjectiveCapabilities LambdaRankObjective::capabilities() const {
-  ObjectiveCapabilities c;
-  c.row_weights = false;
-  c.query_groups = true;
-  c.single_rank_reason = " (its pairs run over whole query groups)";
-  return c;
-}
+/// Query groups without row weights, one output on one rank, a Newton step from 0 as intercept,
+/// its metric truncated at its k, LambdaRankParam.
+class LambdaRankFacts final : public Objective {
+ public:
+  ObjectiveCapabilities capabilities() const override {
+    return ObjectiveCapabilities(ObjectiveCapabilities::Outputs::kOne, " (its pairs run over whole query groups)",
+                                 ObjectiveCapabilities::Labels::kQueryGroups);
+  }
 
-std::vector<float> LambdaRankObjective::intercept(ObjectiveParams const& p, std::vector<float> const& labels,
-                                                  std::vector<float> const& weights, int,
-                                                  std::vector<std::uint32_t> const& group_ptr) const {
-  // FitIntercept: a Newton step from margin 0 (identity transform)
-  if (!weights.empty()) throw std::runtime_error("base_score: " + p.objective + " takes no row weights");
-  std::vector<float> const zero(labels.size(), 0.0f);
-  std::vector<float> g(labels.size()), h(labels.size());
-  detail::lambdarank_gradients(p, zero.data(), labels.data(), labels.size(), group_ptr, {}, 0, g.data(), h.data());
-  return {static_cast<float>(detail::newton_step(g, h))};
-}
+  std::vector<float> intercept(ObjectiveParams const& p, std::vector<float> const& labels, std::vector<float> const& weights,
+                               int, std::vector<std::uint32_t> const& group_ptr) const override {
+    // FitIntercept: a Newton step from margin 0 (identity transform)
+    if (!weights.empty()) throw std::runtime_error("base_score: " + p.objective + " takes no row weights");
+    std::vector<float> const zero(labels.size(), 0.0f);
+    std::vector<float> g(labels.size()), h(labels.size());
+    detail::lambdarank_gradients(p, zero.data(), labels.data(), labels.size(), group_ptr, {}, 0, g.data(), h.data());
+    return {static_cast<float>(detail::newton_step(g, h))};
+  }
 
-std::string LambdaRankObjective::default_metric(ObjectiveParams const& p) const {
-  return p.objective == "rank:map" ? "map" : "ndcg";
-}
+  std::string default_metric(ObjectiveParams const& p) const override {
+    return p.objective == "rank:map" ? "map" : "ndcg";
+  }
 
-std::string LambdaRankObjective::configured_metric(ObjectiveParams const& p) const {
-  // topk truncates the metric at the objective's k, as upstream's RankEvalMetric names it
-  std::string const base = default_metric(p);
-  if (p.lambdarank_pair_method == "mean") return base;
-  return base + "@" + std::to_string(detail::lambdarank_num_pair(p));
-}
+  std::string configured_metric(ObjectiveParams const& p) const override {
+    // topk truncates the metric at the objective's k, as upstream's RankEvalMetric names it
+    std::string const base = default_metric(p);
+    if (p.lambdarank_pair_method == "mean") return base;
+    return base + "@" + std::to_string(detail::lambdarank_num_pair(p));
+  }
 
-std::size_t LambdaRankObjective::default_metric_k(ObjectiveParams const& p) const {
-  // mean hands ndcg its own parameters (every position counted); rank:map hands its metric none
-  bool const untruncated = p.lambdarank_pair_method == "mean" && p.objective != "rank:map";
-  return untruncated ? static_cast<std::size_t>(-1) : 32;
-}
+  std::size_t default_metric_k(ObjectiveParams const& p) const override {
+    // mean hands ndcg its own parameters (every position counted); rank:map hands its metric none
+    bool const untruncated = p.lambdarank_pair_method == "mean" && p.objective != "rank:map";
+    return untruncated ? static_cast<std::size_t>(-1) : 32;
+  }
 
-ObjectiveConfig LambdaRankObjective::model_config(ObjectiveParams const& p) const {
+  ObjectiveConfig model_config(ObjectiveParams const& p) const override;
+};
+
+ObjectiveConfig LambdaRankFacts::model_config(ObjectiveParams const& p) const {
   // ltr::LambdaRankParam; an unset pair count is upstream's NotSet (uint32 max)
   auto const flag = [](bool b) { return std::string(b ? "1" : "0"); };
   return {p.objective,
@@ -59,5 +63,9 @@ ObjectiveConfig LambdaRankObjective::model_config(ObjectiveParams const& p) cons
            {"lambdarank_unbiased", "0"},
            {"ndcg_exp_gain", flag(p.ndcg_exp_gain)}}};
 }
+
+}  // namespace
+
+Objective const& LambdaRankObjective::host() { return host_facts<LambdaRankFacts>(); }
 
 }  // namespace kboost

@@ -306,9 +306,9 @@ void lambdarank_gradients(ObjectiveParams const& params, Kokkos::View<const floa
   upload_single_output(g, h, gpair);
 }
 
-/// The rank:* family: relevance labels over query groups, one output, no row weights.
-class LambdaRankObjective final : public Objective {
- public:
+/// The rank:* family: relevance labels over query groups, one output, no row weights (host facts
+/// in lambdarank.cpp).
+struct LambdaRankObjective {
   static bool handles(ObjectiveKind k) { return k == ObjectiveKind::kRank; }
 
   /// lambdarank_gradients over in's query groups. \throws std::runtime_error when none are given.
@@ -322,14 +322,7 @@ class LambdaRankObjective final : public Objective {
     lambdarank_gradients(p, in.margin, in.label, *in.group_ptr, in.iteration, gpair);
   }
 
-  ObjectiveCapabilities capabilities() const override;
-  std::vector<float> intercept(ObjectiveParams const& p, std::vector<float> const& labels,
-                               std::vector<float> const& weights, int n_groups,
-                               std::vector<std::uint32_t> const& group_ptr) const override;
-  std::string default_metric(ObjectiveParams const& p) const override;
-  std::string configured_metric(ObjectiveParams const& p) const override;
-  std::size_t default_metric_k(ObjectiveParams const& p) const override;
-  ObjectiveConfig model_config(ObjectiveParams const& p) const override;
+  static Objective const& host();
 };
 
 }  // namespace kboost

@@ -8,26 +8,38 @@
 #include <string>
 
 namespace kboost {
+namespace {
 
-ObjectiveCapabilities MulticlassObjective::capabilities() const {
-  ObjectiveCapabilities c;
-  c.outputs = ObjectiveCapabilities::Outputs::kClasses;
-  return c;
-}
-
-void MulticlassObjective::check_labels(ObjectiveParams const& p, float const* labels, std::size_t n,
-                                       LabelFailure const& fail) const {
-  if (p.num_class < 2) return;  // num_class is refused on its own
-  for (std::size_t i = 0; i < n; ++i) {
-    float const y = labels[i];
-    if (!(y >= 0.0f && y < static_cast<float>(p.num_class) && std::floor(y) == y))
-      fail(i, "is not a class in [0, num_class = " + std::to_string(p.num_class) + ")");
+/// One output per class, labels that are classes, the intercepts from the class frequencies, its
+/// metric and SoftmaxMultiClassParam.
+class MulticlassFacts final : public Objective {
+ public:
+  ObjectiveCapabilities capabilities() const override {
+    return ObjectiveCapabilities(ObjectiveCapabilities::Outputs::kClasses);
   }
-}
 
-std::vector<float> MulticlassObjective::intercept(ObjectiveParams const&, std::vector<float> const& labels,
-                                                  std::vector<float> const& weights, int n_groups,
-                                                  std::vector<std::uint32_t> const&) const {
+  void check_labels(ObjectiveParams const& p, float const* labels, std::size_t n, LabelFailure const& fail) const override {
+    if (p.num_class < 2) return;  // num_class is refused on its own
+    for (std::size_t i = 0; i < n; ++i) {
+      float const y = labels[i];
+      if (!(y >= 0.0f && y < static_cast<float>(p.num_class) && std::floor(y) == y))
+        fail(i, "is not a class in [0, num_class = " + std::to_string(p.num_class) + ")");
+    }
+  }
+
+  std::vector<float> intercept(ObjectiveParams const&, std::vector<float> const& labels, std::vector<float> const& weights,
+                               int n_groups, std::vector<std::uint32_t> const&) const override;
+
+  std::string default_metric(ObjectiveParams const&) const override { return "mlogloss"; }
+
+  ObjectiveConfig model_config(ObjectiveParams const& p) const override {
+    return {p.objective, "softmax_multiclass_param", {{"num_class", std::to_string(p.num_class)}}};
+  }
+};
+
+std::vector<float> MulticlassFacts::intercept(ObjectiveParams const&, std::vector<float> const& labels,
+                                              std::vector<float> const& weights, int n_groups,
+                                              std::vector<std::uint32_t> const&) const {
   // MulticlassInitEstimation: float histogram of (weighted) labels, divided by the double weight
   // sum, log(freq + kRtEps) in float, minus the mean (accumulated in double) in float.
   std::vector<float> hist(static_cast<std::size_t>(n_groups), 0.0f);
@@ -53,10 +65,8 @@ std::vector<float> MulticlassObjective::intercept(ObjectiveParams const&, std::v
   return out;
 }
 
-std::string MulticlassObjective::default_metric(ObjectiveParams const&) const { return "mlogloss"; }
+}  // namespace
 
-ObjectiveConfig MulticlassObjective::model_config(ObjectiveParams const& p) const {
-  return {p.objective, "softmax_multiclass_param", {{"num_class", std::to_string(p.num_class)}}};
-}
+Objective const& MulticlassObjective::host() { return host_facts<MulticlassFacts>(); }
 
 }  // namespace kboost

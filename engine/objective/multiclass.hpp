@@ -2,13 +2,9 @@
 /// \file multiclass.hpp
 /// multi:softprob and multi:softmax, as upstream XGBoost 3.2's SoftmaxMultiClassObj
 /// (src/objective/multiclass_obj.cu): one output per class, the softmax gradients of a row's
-/// margins, the intercepts from the class frequencies.
-#include <kboost/core/objective.hpp>
+/// margins, the intercepts from the class frequencies (multiclass.cpp).
 #include <kboost/core/portable_math.hpp>
-#include <kboost/engine/objective/gradient_inputs.hpp>
-#include <kboost/engine/objective/objective.hpp>
-
-#include <Kokkos_Core.hpp>
+#include <kboost/engine/objective/loss_family.hpp>
 
 namespace kboost {
 
@@ -16,10 +12,9 @@ namespace kboost {
 /// upstream's gradient computes its own, seeding the maximum with FLT_MIN instead of the first
 /// margin and recomputing expf per class. Sharing the prediction softmax would change the
 /// gradients whenever every margin of a row is below FLT_MIN, so this variant stays.
-struct SoftmaxLoss {
-  static constexpr bool kPerTarget = false;
-  static constexpr bool kWholeRow = true;
+struct SoftmaxLoss : DeviceLoss<ObjectiveKind::kSoftprob, true> {
   static constexpr char const* kInvalidLabel = "SoftmaxMultiClassObj: label must be in [0, num_class)";
+  explicit SoftmaxLoss(ObjectiveParams const&) {}
   template <class Margin, class Pairs>
   KOKKOS_INLINE_FUNCTION bool row(Margin const& margin, Pairs const& gpair, std::size_t i, int n_groups, float y,
                                   float w) const {
@@ -41,26 +36,10 @@ struct SoftmaxLoss {
   }
 };
 
-/// The multi:softprob / multi:softmax family.
-class MulticlassObjective final : public Objective {
- public:
+/// The multi:softprob / multi:softmax family (both kinds: the same gradients).
+struct MulticlassObjective : LossFamily<SoftmaxLoss> {
   static bool handles(ObjectiveKind k) { return k == ObjectiveKind::kSoftprob || k == ObjectiveKind::kSoftmax; }
-
-  template <class ExecutionSpace, class Mem>
-  static void gradients(ExecutionSpace const& space, ObjectiveParams const& p, GradientInputs<Mem> const& in,
-                        GradientPairs<Mem> gpair) {
-    check_gradient_shapes(in.margin, in.label, in.weight, gpair, 1);
-    loss_gradients(space, p.objective, SoftmaxLoss{}, in.margin, in.label, in.weight, gpair);
-  }
-
-  ObjectiveCapabilities capabilities() const override;
-  void check_labels(ObjectiveParams const& p, float const* labels, std::size_t n,
-                    LabelFailure const& fail) const override;
-  std::vector<float> intercept(ObjectiveParams const& p, std::vector<float> const& labels,
-                               std::vector<float> const& weights, int n_groups,
-                               std::vector<std::uint32_t> const& group_ptr) const override;
-  std::string default_metric(ObjectiveParams const& p) const override;
-  ObjectiveConfig model_config(ObjectiveParams const& p) const override;
+  static Objective const& host();
 };
 
 }  // namespace kboost

@@ -3,8 +3,10 @@
 /// One training objective family's host facts, as upstream XGBoost 3.2's ObjFunction
 /// (include/xgboost/objective.h: InitEstimation, DefaultEvalMetric, SaveConfig, Task, Targets):
 /// what the booster asks of an objective besides its gradients, and the registry that finds the
-/// family of an objective. Each family is one unit in this folder (its device loss and host
-/// gradients in its header, its host facts in its .cpp); engine/objective/families.hpp lists them.
+/// family of an objective. Each family is one unit in this folder: its header declares the family
+/// (a type with static `handles(kind)`, `gradients(space, params, inputs, gpair)` and `host()`)
+/// with its device loss or host gradients, its .cpp defines its host facts (an Objective) and
+/// `host()`; engine/objective/families.hpp lists the families.
 #include <kboost/core/objective.hpp>
 
 #include <cstddef>
@@ -28,6 +30,17 @@ struct ObjectiveCapabilities {
   bool refits_leaves = false;        ///< leaves re-estimated from residual quantiles (ObjInfo::UpdateTreeLeaf)
   /// Why the objective does not train on several ranks yet (appended to the refusal); nullptr: it does.
   char const* single_rank_reason = nullptr;
+
+  /// What an objective learns from: a label per row (row weights taken), relevance labels over
+  /// query groups (row weights refused: upstream weighs whole groups), or label intervals.
+  enum class Labels { kPerRow, kQueryGroups, kIntervals };
+
+  ObjectiveCapabilities() = default;
+  /// `o` outputs learnt from `labels`, trained on one rank only when `reason` (why not on several)
+  /// is given.
+  explicit ObjectiveCapabilities(Outputs o, char const* reason = nullptr, Labels labels = Labels::kPerRow)
+      : outputs(o), row_weights(labels != Labels::kQueryGroups), query_groups(labels == Labels::kQueryGroups),
+        label_bounds(labels == Labels::kIntervals), single_rank_reason(reason) {}
 };
 
 /// Called on a label an objective cannot take: (index into the labels, what is wrong with it, e.g.
@@ -73,6 +86,14 @@ class Objective {
   /// The model file's "objective" object (upstream SaveConfig). Default: the name alone.
   virtual ObjectiveConfig model_config(ObjectiveParams const& p) const;
 };
+
+/// The one instance of the host facts F (a stateless Objective subclass): what a family's host()
+/// returns.
+template <class F>
+Objective const& host_facts() {
+  static F const facts;
+  return facts;
+}
 
 /// The family of a training objective (engine/objective/families.hpp).
 /// \throws std::runtime_error("objective: unknown objective '<name>'") as objective_kind(): any

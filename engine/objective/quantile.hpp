@@ -3,13 +3,9 @@
 /// reg:quantileerror, as upstream XGBoost 3.2's QuantileRegression (src/objective/quantile_obj.cu):
 /// the pinball loss of each quantile_alpha, one output per alpha, each output's intercept the
 /// labels' quantile at its alpha, and every new tree's leaves refit to that quantile of their rows'
-/// residuals (src/objective/adaptive.cc; kernels/leaf_refit.hpp).
-#include <kboost/core/objective.hpp>
+/// residuals (src/objective/adaptive.cc; kernels/leaf_refit.hpp; quantile.cpp).
 #include <kboost/core/transfers.hpp>
-#include <kboost/engine/objective/gradient_inputs.hpp>
-#include <kboost/engine/objective/objective.hpp>
-
-#include <Kokkos_Core.hpp>
+#include <kboost/engine/objective/loss_family.hpp>
 
 #include <stdexcept>
 #include <string>
@@ -18,10 +14,7 @@ namespace kboost {
 
 /// QuantileRegression::GetGradient: every output k of a row from its one label, at alpha(k).
 template <class Mem>
-struct QuantileLoss {
-  static constexpr bool kPerTarget = false;
-  static constexpr bool kWholeRow = true;
-  static constexpr char const* kInvalidLabel = "invalid label";
+struct QuantileLoss : DeviceLoss<ObjectiveKind::kQuantile, true> {
   Kokkos::View<const float*, Mem> alpha;  ///< one quantile per output group
   template <class Margin, class Pairs>
   KOKKOS_INLINE_FUNCTION bool row(Margin const& margin, Pairs const& gpair, std::size_t i, int n_groups, float y,
@@ -34,9 +27,8 @@ struct QuantileLoss {
   }
 };
 
-/// The reg:quantileerror family.
-class QuantileObjective final : public Objective {
- public:
+/// The reg:quantileerror family: its loss holds the alphas, uploaded for each round's gradients.
+struct QuantileObjective {
   static bool handles(ObjectiveKind k) { return k == ObjectiveKind::kQuantile; }
 
   /// \throws std::runtime_error unless there is one quantile_alpha per output group.
@@ -48,18 +40,13 @@ class QuantileObjective final : public Objective {
     if (static_cast<int>(p.quantile_alpha.size()) != groups)
       throw std::runtime_error("compute_gradients: reg:quantileerror has " + std::to_string(p.quantile_alpha.size()) +
                                " quantile_alpha values for " + std::to_string(groups) + " output groups");
-    QuantileLoss<Mem> const loss{counted_copy_to<Mem>(Kokkos::View<const float*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
-        p.quantile_alpha.data(), p.quantile_alpha.size()))};
+    QuantileLoss<Mem> loss;
+    loss.alpha = counted_copy_to<Mem>(Kokkos::View<const float*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
+        p.quantile_alpha.data(), p.quantile_alpha.size()));
     loss_gradients(space, p.objective, loss, in.margin, in.label, in.weight, gpair);
   }
 
-  ObjectiveCapabilities capabilities() const override;
-  std::vector<float> intercept(ObjectiveParams const& p, std::vector<float> const& labels,
-                               std::vector<float> const& weights, int n_groups,
-                               std::vector<std::uint32_t> const& group_ptr) const override;
-  std::string default_metric(ObjectiveParams const& p) const override;
-  double leaf_quantile(ObjectiveParams const& p, int output) const override;
-  ObjectiveConfig model_config(ObjectiveParams const& p) const override;
+  static Objective const& host();
 };
 
 }  // namespace kboost

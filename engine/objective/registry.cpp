@@ -1,6 +1,6 @@
 /// \file registry.cpp
-/// objective_family: the registry's host side, one stateless instance per family of
-/// ObjectiveFamilies; the Objective defaults.
+/// objective_family: the registry's host side, the host facts (one stateless instance) of each
+/// family of ObjectiveFamilies; the Objective defaults.
 #include <kboost/engine/objective/families.hpp>
 #include <kboost/engine/objective/objective.hpp>
 
@@ -10,17 +10,10 @@
 namespace kboost {
 namespace {
 
-/// The one instance of family F.
-template <class F>
-Objective const& instance() {
-  static F const family;
-  return family;
-}
-
 template <class... Families>
 Objective const* find_family(FamilyList<Families...>, ObjectiveKind kind) {
   Objective const* found = nullptr;
-  (void)((Families::handles(kind) ? (found = &instance<Families>(), true) : false) || ...);
+  (void)((Families::handles(kind) ? (found = &Families::host(), true) : false) || ...);
   return found;
 }
 

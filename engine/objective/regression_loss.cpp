@@ -5,6 +5,7 @@
 
 #include <kboost/core/output_transform.hpp>
 #include <kboost/engine/objective/intercept.hpp>
+#include <kboost/engine/objective/shared_facts.hpp>
 #include <kboost/engine/params.hpp>
 
 #include <algorithm>
@@ -73,56 +74,52 @@ struct HostFacts<SquaredLogErrorLoss> {
   static std::string metric(std::string const&) { return "rmsle"; }
 };
 
+/// RegLossObj<Loss>'s host facts: one output per label column, the loss's label check and
+/// metric, the label mean or a Newton step as intercept, RegLossParam in the model file.
+template <class Loss>
+class RegLossFacts final : public detail::PerTargetFacts {
+ public:
+  void check_labels(ObjectiveParams const&, float const* labels, std::size_t n, LabelFailure const& fail) const override {
+    for (std::size_t i = 0; i < n; ++i)
+      if (char const* problem = HostFacts<Loss>::label_problem(labels[i])) fail(i, problem);
+  }
+
+  std::vector<float> intercept(ObjectiveParams const& p, std::vector<float> const& labels, std::vector<float> const& weights,
+                               int, std::vector<std::uint32_t> const&) const override {
+    auto const newton = [&] {
+      return detail::newton_step_from_zero(labels, weights, [&p](float y, float w, float* g, float* h) {
+        HostFacts<Loss>::pair_at_zero(p, y, w, g, h);
+      });
+    };
+    // SquaredLogError has no GLM-like intercept: always the Newton step from 0 (FitStump)
+    if constexpr (std::is_same_v<Loss, SquaredLogErrorLoss>) return {static_cast<float>(newton())};
+    // FitInterceptGlmLike: the weighted label mean, unless scale_pos_weight reweighs the labels
+    if (std::abs(p.scale_pos_weight - 1.0f) > 1e-6f) {
+      float const leaf = static_cast<float>(newton());
+      return {std::is_same_v<Loss, LogitRawLoss> ? leaf : pred_transform(Loss::kKind, leaf)};
+    }
+    return {static_cast<float>(detail::weighted_mean(labels, weights))};
+  }
+
+  std::string default_metric(ObjectiveParams const& p) const override { return HostFacts<Loss>::metric(p.objective); }
+
+  ObjectiveConfig model_config(ObjectiveParams const& p) const override {
+    if constexpr (std::is_same_v<Loss, SquaredLogErrorLoss>) return {p.objective, "", {}};
+    return {p.objective, "reg_loss_param", {{"scale_pos_weight", param_float_string(p.scale_pos_weight)}}};
+  }
+};
+
 }  // namespace
 
 template <class Loss>
-ObjectiveCapabilities RegLossObjective<Loss>::capabilities() const {
-  ObjectiveCapabilities c;
-  c.outputs = ObjectiveCapabilities::Outputs::kTargets;
-  return c;
+Objective const& RegLossObjective<Loss>::host() {
+  return host_facts<RegLossFacts<Loss>>();
 }
 
-template <class Loss>
-void RegLossObjective<Loss>::check_labels(ObjectiveParams const&, float const* labels, std::size_t n,
-                                          LabelFailure const& fail) const {
-  for (std::size_t i = 0; i < n; ++i)
-    if (char const* problem = HostFacts<Loss>::label_problem(labels[i])) fail(i, problem);
-}
-
-template <class Loss>
-std::vector<float> RegLossObjective<Loss>::intercept(ObjectiveParams const& p, std::vector<float> const& labels,
-                                                     std::vector<float> const& weights, int,
-                                                     std::vector<std::uint32_t> const&) const {
-  auto const newton = [&] {
-    return detail::newton_step_from_zero(labels, weights, [&p](float y, float w, float* g, float* h) {
-      HostFacts<Loss>::pair_at_zero(p, y, w, g, h);
-    });
-  };
-  // SquaredLogError has no GLM-like intercept: always the Newton step from 0 (FitStump)
-  if constexpr (std::is_same_v<Loss, SquaredLogErrorLoss>) return {static_cast<float>(newton())};
-  // FitInterceptGlmLike: the weighted label mean, unless scale_pos_weight reweighs the labels
-  if (std::abs(p.scale_pos_weight - 1.0f) > 1e-6f) {
-    float const leaf = static_cast<float>(newton());
-    return {std::is_same_v<Loss, LogitRawLoss> ? leaf : pred_transform(Loss::kKind, leaf)};
-  }
-  return {static_cast<float>(detail::weighted_mean(labels, weights))};
-}
-
-template <class Loss>
-std::string RegLossObjective<Loss>::default_metric(ObjectiveParams const& p) const {
-  return HostFacts<Loss>::metric(p.objective);
-}
-
-template <class Loss>
-ObjectiveConfig RegLossObjective<Loss>::model_config(ObjectiveParams const& p) const {
-  if constexpr (std::is_same_v<Loss, SquaredLogErrorLoss>) return {p.objective, "", {}};
-  return {p.objective, "reg_loss_param", {{"scale_pos_weight", param_float_string(p.scale_pos_weight)}}};
-}
-
-template class RegLossObjective<SquaredErrorLoss>;
-template class RegLossObjective<LogisticLoss>;
-template class RegLossObjective<LogitRawLoss>;
-template class RegLossObjective<GammaLoss>;
-template class RegLossObjective<SquaredLogErrorLoss>;
+template struct RegLossObjective<SquaredErrorLoss>;
+template struct RegLossObjective<LogisticLoss>;
+template struct RegLossObjective<LogitRawLoss>;
+template struct RegLossObjective<GammaLoss>;
+template struct RegLossObjective<SquaredLogErrorLoss>;
 
 }  // namespace kboost

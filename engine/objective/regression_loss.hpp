@@ -5,45 +5,37 @@
 /// regression_obj.cu) over the losses of src/objective/regression_loss.h (LinearSquareLoss,
 /// SquaredLogError, LogisticClassification, LogisticRaw, GammaDeviance). The device losses are
 /// here; the host facts (labels, intercept, metric, model-file parameters) in regression_loss.cpp.
-#include <kboost/core/compat.hpp>
-#include <kboost/core/objective.hpp>
 #include <kboost/core/portable_math.hpp>
-#include <kboost/engine/objective/gradient_inputs.hpp>
-#include <kboost/engine/objective/objective.hpp>
-
-#include <Kokkos_Core.hpp>
-
-#include <string>
+#include <kboost/engine/objective/loss_family.hpp>
 
 namespace kboost {
 
-/// What the RegLossObj losses share: one output per label column, one pair per element.
-struct ElementWiseLoss {
-  static constexpr bool kPerTarget = true;
-  static constexpr bool kWholeRow = false;
+/// What the RegLossObj losses but SquaredLogError share: rows with label 1 weighted by
+/// scale_pos_weight (RegLossParam) before Loss::pair(margin, label, weight, out) gives the pair.
+template <class Loss, ObjectiveKind K>
+struct ScalePosWeightLoss : DeviceLoss<K> {
+  float scale_pos_weight;
+  explicit ScalePosWeightLoss(ObjectiveParams const& p) : scale_pos_weight(p.scale_pos_weight) {}
+  KOKKOS_INLINE_FUNCTION bool operator()(float margin, float y, float w, GradientPair& out) const {
+    if (y == 1.0f) w *= scale_pos_weight;
+    return Loss::pair(margin, y, w, out);
+  }
 };
 
 /// LinearSquareLoss, rows with label 1 weighted by scale_pos_weight.
-struct SquaredErrorLoss : ElementWiseLoss {
-  static constexpr ObjectiveKind kKind = ObjectiveKind::kSquaredError;
-  static constexpr char const* kInvalidLabel = "invalid label";
-  float scale_pos_weight;
-  explicit SquaredErrorLoss(ObjectiveParams const& p) : scale_pos_weight(p.scale_pos_weight) {}
-  KOKKOS_INLINE_FUNCTION bool operator()(float pr, float y, float w, GradientPair& out) const {
-    if (y == 1.0f) w *= scale_pos_weight;
+struct SquaredErrorLoss : ScalePosWeightLoss<SquaredErrorLoss, ObjectiveKind::kSquaredError> {
+  using ScalePosWeightLoss::ScalePosWeightLoss;
+  KOKKOS_INLINE_FUNCTION static bool pair(float pr, float y, float w, GradientPair& out) {
     out = GradientPair{(pr - y) * w, 1.0f * w};
     return true;
   }
 };
 
 /// LogisticClassification (reg:logistic, binary:logistic): the sigmoid of the margin against a label in [0, 1].
-struct LogisticLoss : ElementWiseLoss {
-  static constexpr ObjectiveKind kKind = ObjectiveKind::kLogistic;
+struct LogisticLoss : ScalePosWeightLoss<LogisticLoss, ObjectiveKind::kLogistic> {
   static constexpr char const* kInvalidLabel = "label must be in [0,1] for logistic regression";
-  float scale_pos_weight;
-  explicit LogisticLoss(ObjectiveParams const& p) : scale_pos_weight(p.scale_pos_weight) {}
-  KOKKOS_INLINE_FUNCTION bool operator()(float margin, float y, float w, GradientPair& out) const {
-    if (y == 1.0f) w *= scale_pos_weight;
+  using ScalePosWeightLoss::ScalePosWeightLoss;
+  KOKKOS_INLINE_FUNCTION static bool pair(float margin, float y, float w, GradientPair& out) {
     float const pr = pmath::sigmoid(margin);
     float const h = pr * (1.0f - pr);
     out = GradientPair{(pr - y) * w, (h > 1e-16f ? h : 1e-16f) * w};
@@ -58,13 +50,10 @@ struct LogitRawLoss : LogisticLoss {
 };
 
 /// GammaDeviance (3.x: RegLossObj<GammaDeviance>, so scale_pos_weight applies).
-struct GammaLoss : ElementWiseLoss {
-  static constexpr ObjectiveKind kKind = ObjectiveKind::kGamma;
+struct GammaLoss : ScalePosWeightLoss<GammaLoss, ObjectiveKind::kGamma> {
   static constexpr char const* kInvalidLabel = "GammaRegression: label must be positive";
-  float scale_pos_weight;
-  explicit GammaLoss(ObjectiveParams const& p) : scale_pos_weight(p.scale_pos_weight) {}
-  KOKKOS_INLINE_FUNCTION bool operator()(float margin, float y, float w, GradientPair& out) const {
-    if (y == 1.0f) w *= scale_pos_weight;
+  using ScalePosWeightLoss::ScalePosWeightLoss;
+  KOKKOS_INLINE_FUNCTION static bool pair(float margin, float y, float w, GradientPair& out) {
     float const pr = pmath::expf(margin);
     out = GradientPair{(1.0f - y / pr) * w, (y / pr) * w};
     return y > 0.0f;
@@ -73,8 +62,7 @@ struct GammaLoss : ElementWiseLoss {
 
 /// SquaredLogError: the prediction floored at -1 + 1e-6, the hessian's (p + 1)^2 in double
 /// (std::pow promotes) and floored at 1e-6; log1p is kboost's portable one.
-struct SquaredLogErrorLoss : ElementWiseLoss {
-  static constexpr ObjectiveKind kKind = ObjectiveKind::kSquaredLogError;
+struct SquaredLogErrorLoss : DeviceLoss<ObjectiveKind::kSquaredLogError> {
   static constexpr char const* kInvalidLabel =
       "label must be greater than -1 for rmsle so that log(label + 1) can be valid.";
   explicit SquaredLogErrorLoss(ObjectiveParams const&) {}
@@ -90,27 +78,10 @@ struct SquaredLogErrorLoss : ElementWiseLoss {
   }
 };
 
-/// RegLossObj<Loss>: the family of one loss above.
+/// RegLossObj<Loss>: the family of one loss above (host facts in regression_loss.cpp).
 template <class Loss>
-class RegLossObjective final : public Objective {
- public:
-  static bool handles(ObjectiveKind k) { return k == Loss::kKind; }
-
-  template <class ExecutionSpace, class Mem>
-  static void gradients(ExecutionSpace const& space, ObjectiveParams const& p, GradientInputs<Mem> const& in,
-                        GradientPairs<Mem> gpair) {
-    check_gradient_shapes(in.margin, in.label, in.weight, gpair, in.margin.extent(1));
-    loss_gradients(space, p.objective, Loss(p), in.margin, in.label, in.weight, gpair);
-  }
-
-  ObjectiveCapabilities capabilities() const override;
-  void check_labels(ObjectiveParams const& p, float const* labels, std::size_t n,
-                    LabelFailure const& fail) const override;
-  std::vector<float> intercept(ObjectiveParams const& p, std::vector<float> const& labels,
-                               std::vector<float> const& weights, int n_groups,
-                               std::vector<std::uint32_t> const& group_ptr) const override;
-  std::string default_metric(ObjectiveParams const& p) const override;
-  ObjectiveConfig model_config(ObjectiveParams const& p) const override;
+struct RegLossObjective : LossFamily<Loss> {
+  static Objective const& host();
 };
 
 }  // namespace kboost

@@ -3,40 +3,30 @@
 /// InitEstimation -> FitInterceptGlmLike, DefaultEvalMetric, SaveConfig).
 #include <kboost/engine/objective/tweedie.hpp>
 
-#include <kboost/engine/objective/intercept.hpp>
+#include <kboost/engine/objective/shared_facts.hpp>
 #include <kboost/engine/params.hpp>
 
 #include <sstream>
 
 namespace kboost {
+namespace {
 
-ObjectiveCapabilities TweedieObjective::capabilities() const {
-  ObjectiveCapabilities c;
-  c.outputs = ObjectiveCapabilities::Outputs::kTargets;
-  return c;
-}
+/// Non-negative labels, the label mean as intercept; its metric at ρ and TweedieRegressionParam.
+class TweedieFacts final : public detail::NonNegativeMeanFacts {
+ public:
+  std::string default_metric(ObjectiveParams const& p) const override {
+    std::ostringstream os;  // upstream's "tweedie-nloglik@" << rho
+    os << "tweedie-nloglik@" << p.tweedie_variance_power;
+    return os.str();
+  }
+  ObjectiveConfig model_config(ObjectiveParams const& p) const override {
+    return {p.objective, "tweedie_regression_param",
+            {{"tweedie_variance_power", param_float_string(p.tweedie_variance_power)}}};
+  }
+};
 
-void TweedieObjective::check_labels(ObjectiveParams const&, float const* labels, std::size_t n,
-                                    LabelFailure const& fail) const {
-  for (std::size_t i = 0; i < n; ++i)
-    if (!(labels[i] >= 0.0f)) fail(i, "is negative");
-}
+}  // namespace
 
-std::vector<float> TweedieObjective::intercept(ObjectiveParams const&, std::vector<float> const& labels,
-                                               std::vector<float> const& weights, int,
-                                               std::vector<std::uint32_t> const&) const {
-  return {static_cast<float>(detail::weighted_mean(labels, weights))};
-}
-
-std::string TweedieObjective::default_metric(ObjectiveParams const& p) const {
-  std::ostringstream os;  // upstream's "tweedie-nloglik@" << rho
-  os << "tweedie-nloglik@" << p.tweedie_variance_power;
-  return os.str();
-}
-
-ObjectiveConfig TweedieObjective::model_config(ObjectiveParams const& p) const {
-  return {p.objective, "tweedie_regression_param",
-          {{"tweedie_variance_power", param_float_string(p.tweedie_variance_power)}}};
-}
+Objective const& TweedieObjective::host() { return host_facts<TweedieFacts>(); }
 
 }  // namespace kboost
