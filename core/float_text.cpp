@@ -10,17 +10,32 @@
 #include <sstream>
 
 namespace kboost {
+namespace {
+
+/// The shortest digits that read back as `v` (finite), in scientific form: mantissa "d.ddd"
+/// (with its sign) and the decimal exponent.
+struct ShortestDigits {
+  std::string mantissa;
+  int exponent = 0;
+};
+
+template <class T>
+ShortestDigits shortest_digits(T v) {
+  char buf[64];
+  auto const res = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific);
+  std::string const s(buf, res.ptr);  // e.g. "1.985e+00"
+  auto const e = s.find('e');
+  return ShortestDigits{s.substr(0, e), std::atoi(s.c_str() + e + 1)};
+}
+
+}  // namespace
 
 std::string upstream_float_string(float v) {
   if (std::isnan(v)) return "NaN";
   if (std::isinf(v)) return v > 0 ? "Infinity" : "-Infinity";
   if (v == 0) return std::signbit(v) ? "-0E0" : "0E0";
-  char buf[48];
-  auto res = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific);
-  std::string s(buf, res.ptr);  // e.g. "1.985e+00"
-  auto const e = s.find('e');
-  int const exp = std::atoi(s.c_str() + e + 1);
-  return s.substr(0, e) + "E" + std::to_string(exp);
+  ShortestDigits const d = shortest_digits(v);  // e.g. "1.985", 0
+  return d.mantissa + "E" + std::to_string(d.exponent);
 }
 
 std::string ostream_float_string(double v, int precision) {
@@ -36,14 +51,11 @@ std::string python_float_repr(double v) {
   if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
   if (v == 0) return std::signbit(v) ? "-0.0" : "0.0";
   // Shortest round-trip digits, then Python's repr layout: fixed for 1e-4 <= |v| < 1e16, else d.ddde±XX.
-  char buf[64];
-  auto res = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific);
-  std::string s(buf, res.ptr);
-  bool const neg = s[0] == '-';
-  if (neg) s.erase(0, 1);
-  auto const epos = s.find('e');
-  std::string mant = s.substr(0, epos);
-  int const exp = std::atoi(s.c_str() + epos + 1);
+  ShortestDigits d = shortest_digits(v);
+  bool const neg = d.mantissa[0] == '-';
+  if (neg) d.mantissa.erase(0, 1);
+  std::string const& mant = d.mantissa;
+  int const exp = d.exponent;
   std::string digits;
   for (char c : mant)
     if (c != '.') digits += c;
