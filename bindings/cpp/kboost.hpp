@@ -29,6 +29,7 @@
 
 // training
 #include <kboost/engine/booster.hpp>
+#include <kboost/engine/metrics.hpp>
 #include <kboost/engine/checkpoint.hpp>
 #include <kboost/engine/importance.hpp>
 #include <kboost/engine/params.hpp>
