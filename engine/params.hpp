@@ -84,6 +84,8 @@ struct TrainParams : TreeParams, ObjectiveParams, DartParams {
   /// tree_method=hist on the CPU, bit for bit; engine/detail/sketch.hpp). "exact_quantile": exact
   /// weighted quantiles by a radix selection on the execution space, the matrix never copied to
   /// the host (engine/detail/exact_sketch.hpp); on a GPU it is tens of times faster at 10M rows.
+  /// "upstream_gpu": a replica of upstream 3.4.1's GPU sketch (the cuts of device=cuda hist, bit
+  /// for bit, on any backend and rank count; engine/detail/gpu_sketch.hpp).
   std::string sketch_method = "upstream_cpu";
   /// multi_strategy: with several label columns (multi-target), one tree per target per round
   /// ("one_output_per_tree", upstream's default); upstream's vector-leaf "multi_output_tree" is

@@ -17,6 +17,7 @@
 #include <kboost/kernels/leaves.hpp>
 #include <kboost/engine/booster.hpp>
 #include <kboost/engine/detail/exact_sketch.hpp>
+#include <kboost/engine/detail/gpu_sketch.hpp>
 #include <kboost/engine/detail/fit_plan.hpp>
 #include <kboost/engine/detail/run_params.hpp>
 #include <kboost/engine/detail/sketch.hpp>
@@ -103,7 +104,7 @@ auto BasicBooster<ExecutionSpace>::training_margins(FitRows const& rows, HostDMa
 }
 
 /// The histogram cuts (once per fit, the same on every rank): exact weighted quantiles on the
-/// execution space, or the replica of upstream's CPU sketch on the host rows.
+/// execution space, or a replica of upstream's CPU or GPU sketch on the host rows.
 template <class ExecutionSpace>
 HistogramCuts<typename ExecutionSpace::memory_space> BasicBooster<ExecutionSpace>::find_cuts(FitContext const& fit,
                                                                                              FitRows const& rows) {
@@ -115,6 +116,12 @@ HistogramCuts<typename ExecutionSpace::memory_space> BasicBooster<ExecutionSpace
   if (p.sketch_method == "exact_quantile")
     return exact_quantile_cuts<Mem>(space_, detail::ConstRows<Mem>(rows.X), fit.weight, p.max_bin);
   auto const& h = rows.host_csr;
+  if (p.sketch_method == "upstream_gpu" && rows.sparse)
+    return gpu_sketch_cuts_from_host_csr<Mem>(space_, h.row_map, h.entries, h.values, h.n_features, fit.dtrain.weight,
+                                              p.max_bin, *comm_, fit.plan.categorical);
+  if (p.sketch_method == "upstream_gpu")
+    return gpu_sketch_cuts_from_host<Mem>(space_, rows.host_dense, fit.dtrain.weight, p.max_bin, *comm_,
+                                          fit.plan.categorical);
   if (rows.sparse)
     return sketch_cuts_from_host_csr<Mem>(space_, h.row_map, h.entries, h.values, h.n_features, fit.dtrain.weight,
                                           p.max_bin, *comm_, fit.plan.categorical);

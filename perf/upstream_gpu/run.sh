@@ -16,12 +16,19 @@
 #       comparison, later ones reuse upstream's sketch); CSVs and logs into <out>
 #   perf/upstream_gpu/run.sh shap <dir> <bench_shap> <out> ROWS TREES DEPTH
 #       (there) SHAP contributions: upstream's GPUTreeShap beside perf/bench_shap (see below)
+#   perf/upstream_gpu/run.sh goldens <dir> <data dir> <out> [CASES]
+#       (there) tests/golden/upstream_gpu/make_goldens.py with the build's own Python package:
+#       upstream's device=cuda trees and cuts for tests/tst_upstream_gpu.hpp
+#   perf/upstream_gpu/run.sh pack <dir> <out prefix>
+#       (there) the built library and Python package as <out prefix>.tar.xz split in 15 MiB parts
+#       (the device machine's file limit), so later calls carry it instead of building again;
+#       perf/upstream_gpu/run.sh unpack <out prefix> <dir> joins and unpacks them
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 case "${1:-}" in
   source)
     out=$(realpath "$2") tmp=$(mktemp -d)
-    git -C "$XGB_REPO" archive v3.4.1 CMakeLists.txt cmake include src plugin | tar x -C "$tmp"
+    git -C "$XGB_REPO" archive v3.4.1 CMakeLists.txt cmake include src plugin python-package | tar x -C "$tmp"
     mkdir "$tmp/dmlc-core"
     git -C "$DMLC_REPO" archive "$(git -C "$XGB_REPO" ls-tree v3.4.1 dmlc-core | awk '{print $3}')" | tar x -C "$tmp/dmlc-core"
     tar cJf "$out" -C "$tmp" .
@@ -68,5 +75,16 @@ case "${1:-}" in
       >"$out/kboost_shap_$tag.csv" 2>"$out/kboost_shap_$tag.log"
     "$bench" time --model "$work/model.json" --data "$work/eval.bin" --approx --repeats 2 \
       >"$out/kboost_shap_approx_$tag.csv" 2>>"$out/kboost_shap_$tag.log" ;;
-  *) echo "usage: perf/upstream_gpu/run.sh source|build|bench|shap ..." >&2; exit 2 ;;
+  goldens)
+    dir=$(realpath "$2") data=$(realpath "$3") out=$4
+    mkdir -p "$out"
+    PYTHONPATH="$dir/src/python-package" python3 "$repo/tests/golden/upstream_gpu/make_goldens.py" \
+      --data "$data" --out "$out" ${5:+--cases "$5"} ;;
+  pack)
+    dir=$(realpath "$2") prefix=$3
+    tar cJf - -C "$dir/src" lib python-package | split -b 15M -d - "$prefix.tar.xz.part" ;;
+  unpack)
+    prefix=$2 dir=$3
+    mkdir -p "$dir/src" && cat "$prefix".tar.xz.part* | tar xJf - -C "$dir/src" ;;
+  *) echo "usage: perf/upstream_gpu/run.sh source|build|bench|shap|goldens|pack|unpack ..." >&2; exit 2 ;;
 esac

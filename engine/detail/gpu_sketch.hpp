@@ -1,0 +1,222 @@
+#pragma once
+/// \file gpu_sketch.hpp
+/// `sketch_method = upstream_gpu`: the HistogramCuts of upstream XGBoost 3.4.1's GPU sketch
+/// (common::DeviceSketch, src/common/hist_util.cu: the row-major non-missing values cut into
+/// batches of 2^26, each batch's values sorted per feature, pruned to a summary, merged and
+/// pruned into the running sketch; SketchContainer::MakeCuts), bit for bit, from host rows.
+///
+/// Batches are fixed by the job's global value order (rows in order, features in order within a
+/// row), never by the rank count: on several ranks each feature's whole column is sketched by
+/// one rank (f mod ranks, engine/detail/sketch.hpp's exchange_columns), which cuts it into the
+/// batches the global layout names (sketch_batches). So the cuts are the same bits on any number
+/// of ranks, thread count and backend, and equal upstream's device=cuda cuts on one GPU (where
+/// upstream's own distributed sketch would merge per-worker summaries instead).
+/// Numerical features with at most max_bin distinct values get one bin per value; the first bin's
+/// split value is -inf (upstream 3.4.1 keeps no minimum values: min_vals are -inf).
+/// Per-feature summaries: engine/detail/gpu_summary.hpp.
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <numeric>
+#include <vector>
+
+#include <kboost/core/collective.hpp>
+#include <kboost/core/compat.hpp>
+#include <kboost/engine/detail/gpu_summary.hpp>
+#include <kboost/engine/detail/sketch.hpp>
+
+namespace kboost {
+namespace detail {
+
+/// Upstream's sketch batches over the job's rows: rows[b] the rows batch b spans (from the row of
+/// its first value to the row of its last, at least 1); split[f * (batches + 1) + b] how many of
+/// feature f's values (in the job's row order) come before batch b (the last: all of them).
+struct SketchBatches {
+  std::size_t batches = 0;
+  std::vector<std::uint64_t> rows, split;
+};
+
+/// Feature f's values of this rank before local value position `at` (row-major order), from the
+/// per-block counts `count` (count_block_values) and the rows' value offsets `offset`.
+template <class RowValues>
+void count_values_before(std::uint64_t at, std::vector<std::uint64_t> const& offset,
+                         std::vector<std::size_t> const& count, std::size_t features, RowValues const& row_values,
+                         std::int64_t* out) {
+  std::size_t const rows = offset.size() - 1;
+  std::size_t const row = static_cast<std::size_t>(std::upper_bound(offset.begin(), offset.end(), at) - offset.begin()) - 1;
+  std::size_t const block = row / kSketchRowBlock;
+  for (std::size_t b = 0; b < block; ++b)
+    for (std::size_t f = 0; f < features; ++f) out[f] += static_cast<std::int64_t>(count[b * features + f]);
+  for (std::size_t i = block * kSketchRowBlock; i < std::min(row + 1, rows); ++i) {
+    std::uint64_t position = offset[i];
+    row_values(i, [&](std::size_t f, float) {
+      if (position++ < at) ++out[f];
+    });
+  }
+}
+
+/// The global row of this rank's local value position `at` plus 1, or 0 when `at` is not this
+/// rank's (for a max-reduction over ranks).
+inline std::uint64_t row_of_value(std::uint64_t at, std::vector<std::uint64_t> const& offset, std::uint64_t first_row) {
+  if (at >= offset.back()) return 0;
+  auto const row = static_cast<std::uint64_t>(std::upper_bound(offset.begin(), offset.end(), at) - offset.begin()) - 1;
+  return first_row + row + 1;
+}
+
+/// The batch layout of this rank's `rows` rows within the job (rows of earlier ranks first).
+template <class RowValues>
+SketchBatches sketch_batches(std::size_t rows, std::size_t features, RowValues const& row_values, Collective& comm) {
+  std::size_t const n_blocks = (rows + kSketchRowBlock - 1) / kSketchRowBlock;
+  std::vector<std::size_t> const count = count_block_values(rows, features, n_blocks, row_values);
+  std::vector<std::uint64_t> offset(rows + 1, 0);
+  for (std::size_t i = 0; i < rows; ++i) {
+    std::uint64_t n = 0;
+    row_values(i, [&](std::size_t, float) { ++n; });
+    offset[i + 1] = offset[i] + n;
+  }
+  auto const local = static_cast<std::int64_t>(offset.back());
+  std::uint64_t const value_base = static_cast<std::uint64_t>(comm.exclusive_prefix_sum(local));
+  std::uint64_t const total = static_cast<std::uint64_t>(comm.sum(local));
+  std::uint64_t const first_row = static_cast<std::uint64_t>(comm.exclusive_prefix_sum(static_cast<std::int64_t>(rows)));
+  SketchBatches out;
+  out.batches = static_cast<std::size_t>((total + gpu_sketch::kBatchValues - 1) / gpu_sketch::kBatchValues);
+  std::size_t const B = out.batches;
+  // Rows spanned: the global rows of each batch's first and last value, found by their owners.
+  std::vector<std::uint64_t> ends(2 * B, 0);
+  auto local_at = [&](std::uint64_t global) {
+    return global >= value_base ? global - value_base : std::numeric_limits<std::uint64_t>::max();
+  };
+  for (std::size_t b = 0; b < B; ++b) {
+    std::uint64_t const lo = b * gpu_sketch::kBatchValues, hi = std::min(total, lo + gpu_sketch::kBatchValues) - 1;
+    ends[2 * b] = row_of_value(local_at(lo), offset, first_row);
+    ends[2 * b + 1] = row_of_value(local_at(hi), offset, first_row);
+  }
+  comm.allreduce_max(ends.data(), ends.size());
+  for (std::size_t b = 0; b < B; ++b) out.rows.push_back(std::max<std::uint64_t>(1, ends[2 * b + 1] - ends[2 * b] + 1));
+  // Each feature's values before each batch: this rank's share, summed over ranks.
+  std::vector<std::int64_t> before((B + 1) * features, 0);
+  for (std::size_t b = 1; b <= B; ++b) {
+    std::uint64_t const at = std::min(total, b * gpu_sketch::kBatchValues);
+    std::int64_t* const row = before.data() + b * features;
+    if (at <= value_base) continue;
+    std::uint64_t const mine = at - value_base;
+    if (mine >= offset.back()) {
+      for (std::size_t blk = 0; blk < n_blocks; ++blk)
+        for (std::size_t f = 0; f < features; ++f) row[f] += static_cast<std::int64_t>(count[blk * features + f]);
+    } else {
+      count_values_before(mine, offset, count, features, row_values, row);
+    }
+  }
+  comm.allreduce_sum(before.data(), before.size());
+  out.split.resize(features * (B + 1));
+  for (std::size_t f = 0; f < features; ++f)
+    for (std::size_t b = 0; b <= B; ++b) out.split[f * (B + 1) + b] = static_cast<std::uint64_t>(before[b * features + f]);
+  return out;
+}
+
+/// Upstream's GPU cuts of one numerical feature from its values in the job's row order (weights
+/// at `w`, nullptr = all 1) and its batch splits `split` (batches + 1 entries).
+FeatureCuts gpu_feature_cuts(float const* v, float const* w, std::uint64_t const* split, SketchBatches const& batches,
+                             int max_bin);
+
+/// The cuts of feature f (categorical when `categorical` marks it, as upstream's: every category).
+inline FeatureCuts gpu_column_cuts(std::size_t f, float const* v, float const* w, std::size_t n,
+                                   SketchBatches const& batches, int max_bin,
+                                   std::vector<std::uint8_t> const& categorical) {
+  if (f < categorical.size() && categorical[f] != 0) return categorical_feature_cuts(v, n);
+  return gpu_feature_cuts(v, w, batches.split.data() + f * (batches.batches + 1), batches, max_bin);
+}
+
+/// The body of gpu_sketch_cuts_from_host for any row storage (row_values as sketch_host_rows').
+template <class Mem, class ExecutionSpace, class RowValues>
+HistogramCuts<Mem> gpu_sketch_host_rows(ExecutionSpace const& space, std::size_t rows, std::size_t features,
+                                        Kokkos::View<const float*, Kokkos::HostSpace> hw, int max_bin,
+                                        RowValues const& row_values, Collective& comm,
+                                        std::vector<std::uint8_t> const& categorical) {
+  check_sketch_inputs(rows, hw.extent(0), max_bin);
+  SketchBatches const batches = sketch_batches(rows, features, row_values, comm);
+  GatheredColumns const cols = gather_columns(rows, features, hw, row_values);
+  std::vector<FeatureCuts> per_feature;
+  if (comm.size() == 1) {
+    per_feature.resize(features);
+    run_on_host_threads(features, [&](std::size_t f) {
+      float const* const weights = cols.weights ? cols.weights.get() + cols.begin[f] : nullptr;
+      per_feature[f] = gpu_column_cuts(f, cols.values.get() + cols.begin[f], weights, cols.begin[f + 1] - cols.begin[f],
+                                       batches, max_bin, categorical);
+    });
+  } else {
+    HostColumns local;
+    local.begin = cols.begin;
+    local.values.assign(cols.values.get(), cols.values.get() + cols.begin[features]);
+    if (cols.weights) local.weights.assign(cols.weights.get(), cols.weights.get() + cols.begin[features]);
+    std::uint64_t any_weighted = cols.weights ? 1 : 0;
+    comm.allreduce_max(&any_weighted, 1);
+    HostColumns const owned = exchange_columns(comm, local, features, any_weighted != 0);
+    std::size_t const n_owned = owned.begin.size() - 1;
+    std::vector<FeatureCuts> owned_cuts(n_owned);
+    run_on_host_threads(n_owned, [&](std::size_t k) {
+      std::size_t const f = static_cast<std::size_t>(comm.rank()) + k * static_cast<std::size_t>(comm.size());
+      owned_cuts[k] = gpu_column_cuts(f, owned.values.data() + owned.begin[k],
+                                      owned.weights.empty() ? nullptr : owned.weights.data() + owned.begin[k],
+                                      owned.begin[k + 1] - owned.begin[k], batches, max_bin, categorical);
+    });
+    per_feature = share_cuts(comm, owned_cuts, features);
+  }
+  return assemble_cuts<Mem>(space, per_feature, categorical);
+}
+
+}  // namespace detail
+
+/// Cuts of host matrix hX (rows × features, NaN = missing; this rank's rows of the job) with host
+/// sample weights `hw` (rows, or extent 0 = all 1) by upstream 3.4.1's GPU sketch (file comment),
+/// returned in memory space `Mem`; categorical: as sketch_cuts_from_host's. Throws
+/// std::runtime_error on max_bin < 2 or a weight extent that is neither 0 nor rows.
+template <class Mem, class ExecutionSpace>
+HistogramCuts<Mem> gpu_sketch_cuts_from_host(ExecutionSpace const& space,
+                                             Kokkos::View<const float**, Kokkos::LayoutRight, Kokkos::HostSpace> hX,
+                                             Kokkos::View<const float*, Kokkos::HostSpace> hw, int max_bin,
+                                             Collective& comm = local_collective(),
+                                             std::vector<std::uint8_t> const& categorical = {}) {
+  compat::ScopedRegion region("kboost::hist_cuts::gpu_sketch_cuts_from_host");
+  std::size_t const features = hX.extent(1);
+  return detail::gpu_sketch_host_rows<Mem>(space, hX.extent(0), features, hw, max_bin, [&](std::size_t i, auto&& add) {
+    for (std::size_t f = 0; f < features; ++f) {
+      float const v = hX(i, f);
+      if (v == v) add(f, v);
+    }
+  }, comm, categorical);
+}
+
+/// gpu_sketch_cuts_from_host of a host CSR matrix (as sketch_cuts_from_host_csr's arguments):
+/// the same cuts as on the densified matrix.
+template <class Mem, class ExecutionSpace>
+HistogramCuts<Mem> gpu_sketch_cuts_from_host_csr(ExecutionSpace const& space,
+                                                 Kokkos::View<const std::int64_t*, Kokkos::HostSpace> row_map,
+                                                 Kokkos::View<const std::int32_t*, Kokkos::HostSpace> entries,
+                                                 Kokkos::View<const float*, Kokkos::HostSpace> values,
+                                                 std::size_t n_features, Kokkos::View<const float*, Kokkos::HostSpace> hw,
+                                                 int max_bin, Collective& comm = local_collective(),
+                                                 std::vector<std::uint8_t> const& categorical = {}) {
+  compat::ScopedRegion region("kboost::hist_cuts::gpu_sketch_cuts_from_host_csr");
+  std::size_t const rows = row_map.extent(0) == 0 ? 0 : row_map.extent(0) - 1;
+  return detail::gpu_sketch_host_rows<Mem>(space, rows, n_features, hw, max_bin, [&](std::size_t i, auto&& add) {
+    // A row's values in feature order, as the densified row and upstream's sorted CSR rows.
+    std::int64_t const lo = row_map(i), hi = row_map(i + 1);
+    bool sorted = true;
+    for (std::int64_t k = lo + 1; k < hi && sorted; ++k) sorted = entries(k - 1) < entries(k);
+    if (sorted) {
+      for (std::int64_t k = lo; k < hi; ++k)
+        if (values(k) == values(k)) add(static_cast<std::size_t>(entries(k)), values(k));
+      return;
+    }
+    std::vector<std::int64_t> order(static_cast<std::size_t>(hi - lo));
+    std::iota(order.begin(), order.end(), lo);
+    std::stable_sort(order.begin(), order.end(), [&](std::int64_t a, std::int64_t b) { return entries(a) < entries(b); });
+    for (std::int64_t k : order)
+      if (values(k) == values(k)) add(static_cast<std::size_t>(entries(k)), values(k));
+  }, comm, categorical);
+}
+
+}  // namespace kboost
