@@ -1,33 +1,67 @@
 /// \file gpu_sketch.cpp
 /// One feature's cuts by upstream 3.4.1's GPU sketch (engine/detail/gpu_sketch.hpp): each batch's
-/// values sorted as upstream's stable device sort (ascending, ties in row order), weights summed
-/// in that order, then pushed into the feature's summary (SketchContainer::Push).
+/// values sorted as upstream's stable device sort (ascending, ties in row order; a radix sort),
+/// weights summed in that order, then pushed into the feature's summary (SketchContainer::Push).
 #include <kboost/engine/detail/gpu_sketch.hpp>
 
 #include <algorithm>
+#include <cstring>
 #include <limits>
-#include <numeric>
+#include <vector>
 
 namespace kboost::detail {
+namespace {
+
+/// Order key of a float as upstream's comparison sees it (-0 and +0 equal; NaN never comes).
+std::uint32_t order_key(float v) {
+  if (v == 0.0f) v = 0.0f;
+  std::uint32_t b = 0;
+  std::memcpy(&b, &v, 4);
+  return (b & 0x80000000u) ? ~b : (b | 0x80000000u);
+}
+
+/// v (with w when non-empty) sorted ascending, ties (and -0/+0) in their given order: upstream's
+/// stable device sort. An LSD radix sort, three stable passes of 11 bits, each skipped when every
+/// key has the same digit.
+void stable_sort_values(std::vector<float>& v, std::vector<float>& w) {
+  std::size_t const n = v.size();
+  std::vector<std::uint32_t> key(n), key_out(n);
+  for (std::size_t k = 0; k < n; ++k) key[k] = order_key(v[k]);
+  std::vector<float> v_out(n), w_out(w.size());
+  for (int shift = 0; shift < 32; shift += 11) {
+    std::vector<std::size_t> start(2049, 0);
+    for (std::uint32_t k : key) ++start[((k >> shift) & 2047u) + 1];
+    if (std::find(start.begin(), start.end(), n) != start.end()) continue;  // one digit for all
+    for (std::size_t d = 1; d < start.size(); ++d) start[d] += start[d - 1];
+    for (std::size_t k = 0; k < n; ++k) {
+      std::size_t const to = start[(key[k] >> shift) & 2047u]++;
+      key_out[to] = key[k];
+      v_out[to] = v[k];
+      if (!w.empty()) w_out[to] = w[k];
+    }
+    key.swap(key_out);
+    v.swap(v_out);
+    w.swap(w_out);
+  }
+}
+
+}  // namespace
 
 FeatureCuts gpu_feature_cuts(float const* v, float const* w, std::uint64_t const* split, SketchBatches const& batches,
                              int max_bin) {
   gpu_sketch::GpuFeatureSketch sketch(max_bin);
-  std::vector<float> values, scan;
-  std::vector<std::size_t> order;
+  std::vector<float> values, weights, scan;
   for (std::size_t b = 0; b < batches.batches; ++b) {
-    std::size_t const lo = split[b], n = split[b + 1] - split[b];
-    order.resize(n);
-    std::iota(order.begin(), order.end(), lo);
-    std::stable_sort(order.begin(), order.end(), [v](std::size_t x, std::size_t y) { return v[x] < v[y]; });
-    values.resize(n);
-    for (std::size_t k = 0; k < n; ++k) values[k] = v[order[k]];
+    std::size_t const lo = split[b], hi = split[b + 1];
+    values.assign(v + lo, v + hi);
+    if (w != nullptr) weights.assign(w + lo, w + hi);
+    stable_sort_values(values, weights);
     if (w != nullptr) {
-      scan.resize(n);
+      scan.resize(weights.size());
       float running = 0.0f;
-      for (std::size_t k = 0; k < n; ++k) scan[k] = running = running + w[order[k]];
+      for (std::size_t k = 0; k < weights.size(); ++k) scan[k] = running = running + weights[k];
     }
-    sketch.push(values.data(), w != nullptr ? scan.data() : nullptr, n, batches.rows[b]);
+    sketch.push(values.data(), w != nullptr ? scan.data() : nullptr, values.size(), batches.rows[b]);
   }
   FeatureCuts out;
   out.values = sketch.cut_values();
