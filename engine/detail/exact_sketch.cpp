@@ -23,17 +23,42 @@ int sketch_weight_shift(std::size_t rows, double max_weight) {
   return 46 - e;
 }
 
-RadixQuantileSelection::RadixQuantileSelection(std::size_t n_features, int max_bin)
-    : max_bin_(max_bin), features_(n_features) {
-  if (max_bin < 2) throw std::runtime_error("sketch_cuts: max_bin must be at least 2, got " + std::to_string(max_bin));
+RadixSelection::RadixSelection(std::size_t n_features, std::size_t max_slots)
+    : max_slots_(max_slots), features_(n_features) {
+  if (max_slots == 0) throw std::runtime_error("sketch_cuts: a radix selection needs at least one slot");
   for (auto& f : features_) f.slots.push_back(Bucket{0, 0, 0, 0, 0});
 }
 
-std::size_t RadixQuantileSelection::max_cells() const {
+namespace {
+
+/// Validates max_bin before RadixSelection sizes anything from it.
+std::size_t quantile_slots(int max_bin) {
+  if (max_bin < 2) throw std::runtime_error("sketch_cuts: max_bin must be at least 2, got " + std::to_string(max_bin));
+  return static_cast<std::size_t>(max_bin) + 1;
+}
+
+}  // namespace
+
+RadixQuantileSelection::RadixQuantileSelection(std::size_t n_features, int max_bin)
+    : RadixSelection(n_features, quantile_slots(max_bin)), max_bin_(max_bin) {}
+
+std::vector<std::size_t> RadixSelection::holding(std::vector<std::uint64_t> const& targets,
+                                                 std::vector<Bucket> const& children) {
+  std::vector<std::size_t> out;
+  std::size_t j = 0;
+  for (std::uint64_t t : targets) {
+    while (j < children.size() && children[j].base + children[j].weight <= t) ++j;
+    if (j == children.size()) break;
+    if (out.empty() || out.back() != j) out.push_back(j);
+  }
+  return out;
+}
+
+std::size_t RadixSelection::max_cells() const {
   return std::max<std::size_t>(sketch_digits(0), max_slots() * sketch_digits(1));
 }
 
-std::vector<std::uint32_t> RadixQuantileSelection::slot_base() const {
+std::vector<std::uint32_t> RadixSelection::slot_base() const {
   std::vector<std::uint32_t> base(features_.size() + 1, 0);
   for (std::size_t f = 0; f < features_.size(); ++f)
     base[f + 1] = base[f] + static_cast<std::uint32_t>(features_[f].slots.size());
@@ -62,13 +87,13 @@ std::vector<std::size_t> RadixQuantileSelection::chosen(Feature& feature, std::v
   return out;
 }
 
-std::vector<std::int32_t> RadixQuantileSelection::refine(std::vector<std::uint64_t> const& counts) {
-  if (level_ >= kSketchLevels) throw std::logic_error("RadixQuantileSelection::refine after the last level");
+std::vector<std::int32_t> RadixSelection::refine(std::vector<std::uint64_t> const& counts) {
+  if (level_ >= kSketchLevels) throw std::logic_error("RadixSelection::refine after the last level");
   std::vector<std::uint32_t> const base = slot_base();
   std::uint32_t const digits = sketch_digits(level_);
   int const bits = sketch_digit_bits(level_);
   if (counts.size() != std::size_t(base.back()) * digits)
-    throw std::runtime_error("RadixQuantileSelection: " + std::to_string(counts.size()) + " counts for " +
+    throw std::runtime_error("RadixSelection: " + std::to_string(counts.size()) + " counts for " +
                              std::to_string(base.back()) + " buckets");
   bool const last = level_ + 1 == kSketchLevels;
   std::vector<std::int32_t> table(last ? 0 : counts.size(), -1);
@@ -94,13 +119,7 @@ std::vector<std::int32_t> RadixQuantileSelection::refine(std::vector<std::uint64
     }
     std::vector<std::size_t> const keep = chosen(feature, children);
     if (last) {
-      if (keep.empty()) {
-        cuts_[f] = empty_feature_cuts();
-        continue;
-      }
-      std::vector<float> a;
-      for (std::size_t j : keep) a.push_back(sketch_value(children[j].prefix));
-      cuts_[f] = cuts_from_summary(a, static_cast<std::size_t>(max_bin_));
+      cuts_[f] = finish(feature, children, keep);
       continue;
     }
     std::vector<Bucket> next;
@@ -115,8 +134,16 @@ std::vector<std::int32_t> RadixQuantileSelection::refine(std::vector<std::uint64
   return table;
 }
 
-std::vector<FeatureCuts> const& RadixQuantileSelection::cuts() const {
-  if (level_ < kSketchLevels) throw std::logic_error("RadixQuantileSelection::cuts before the last level");
+FeatureCuts RadixQuantileSelection::finish(Feature const&, std::vector<Bucket> const& children,
+                                           std::vector<std::size_t> const& keep) const {
+  if (keep.empty()) return empty_feature_cuts();
+  std::vector<float> a;
+  for (std::size_t j : keep) a.push_back(sketch_value(children[j].prefix));
+  return cuts_from_summary(a, static_cast<std::size_t>(max_bin_));
+}
+
+std::vector<FeatureCuts> const& RadixSelection::cuts() const {
+  if (level_ < kSketchLevels) throw std::logic_error("RadixSelection::cuts before the last level");
   return cuts_;
 }
 

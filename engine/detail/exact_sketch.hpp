@@ -35,18 +35,17 @@
 
 namespace kboost {
 
-/// Host half of the radix selection for one batch of features: after each counting pass it
-/// decides which buckets the next pass refines (every non-empty one while a feature may still
-/// have at most max_bin + 1 distinct values, else those holding a quantile target, the minimum or
-/// the maximum: at most max_bin + 1 per feature either way), and after the last pass it makes
-/// the cuts (file comment).
-class RadixQuantileSelection {
+/// Host half of a radix selection over one batch of features: after each counting pass it
+/// decides which buckets the next pass refines (chosen(): at most max_slots() per feature), and
+/// after the last pass each kept bucket is one key and finish() makes the feature's cuts. The
+/// policies: RadixQuantileSelection (exact_quantile) and UpstreamGpuSelection (upstream_gpu on the
+/// execution space, engine/detail/gpu_sketch.hpp).
+class RadixSelection {
  public:
-  /// Throws std::runtime_error if max_bin < 2.
-  RadixQuantileSelection(std::size_t n_features, int max_bin);
+  virtual ~RadixSelection() = default;
 
-  /// Most buckets one feature refines at any level (max_bin + 1).
-  std::size_t max_slots() const { return static_cast<std::size_t>(max_bin_) + 1; }
+  /// Most buckets one feature refines at any level.
+  std::size_t max_slots() const { return max_slots_; }
 
   /// First slot of each feature at the current level (n_features + 1 entries, the last = total).
   std::vector<std::uint32_t> slot_base() const;
@@ -66,7 +65,10 @@ class RadixQuantileSelection {
   /// Per-feature cuts; throws std::logic_error before the last level is refined.
   std::vector<FeatureCuts> const& cuts() const;
 
- private:
+ protected:
+  /// Throws std::runtime_error if max_slots is 0.
+  RadixSelection(std::size_t n_features, std::size_t max_slots);
+
   struct Bucket {
     std::uint32_t prefix;  ///< the key's digits so far
     std::uint64_t base;    ///< weight of the feature's values below the bucket
@@ -76,14 +78,38 @@ class RadixQuantileSelection {
   struct Feature {
     bool every_value = true;  ///< still refining every non-empty bucket
     std::uint64_t total = 0;
+    std::vector<std::uint64_t> targets;  ///< rank positions the policy looks for (UpstreamGpuSelection)
     std::vector<Bucket> slots;
   };
-  std::vector<std::size_t> chosen(Feature& feature, std::vector<Bucket> const& children) const;
+  /// Indices of the children (the non-empty buckets of the level just counted, in key order) the
+  /// next level refines: at most max_slots(), ascending.
+  virtual std::vector<std::size_t> chosen(Feature& feature, std::vector<Bucket> const& children) const = 0;
+  /// The feature's cuts from the last level's children (each one key) and those chosen.
+  virtual FeatureCuts finish(Feature const& feature, std::vector<Bucket> const& children,
+                             std::vector<std::size_t> const& keep) const = 0;
+  /// Indices of the children holding any of the ascending rank positions `targets`.
+  static std::vector<std::size_t> holding(std::vector<std::uint64_t> const& targets, std::vector<Bucket> const& children);
 
-  int max_bin_;
+ private:
+  std::size_t max_slots_;
   int level_ = 0;
   std::vector<Feature> features_;
   std::vector<FeatureCuts> cuts_;
+};
+
+/// exact_quantile's policy: every bucket while a feature may still have at most max_bin + 1
+/// distinct values, else those holding a quantile target, the minimum or the maximum (file
+/// comment's definition).
+class RadixQuantileSelection final : public RadixSelection {
+ public:
+  /// Throws std::runtime_error if max_bin < 2.
+  RadixQuantileSelection(std::size_t n_features, int max_bin);
+
+ private:
+  std::vector<std::size_t> chosen(Feature& feature, std::vector<Bucket> const& children) const override;
+  FeatureCuts finish(Feature const& feature, std::vector<Bucket> const& children,
+                     std::vector<std::size_t> const& keep) const override;
+  int max_bin_;
 };
 
 /// Power-of-two exponent s for fixed-point sketch weights: rows · max_weight · 2^s < 2^46.
@@ -92,7 +118,7 @@ int sketch_weight_shift(std::size_t rows, double max_weight);
 namespace detail {
 
 /// Fixed-point sketch weights of `weight` (rows; extent 0 gives an empty View: every value counts
-/// 1). Outside exact_quantile_batches: nvcc refuses device lambdas in a function templated on a
+/// 1). Outside radix_selection_batches: nvcc refuses device lambdas in a function templated on a
 /// local lambda type. Throws std::runtime_error on a negative or non-finite weight.
 template <class Mem, class ExecutionSpace>
 Kokkos::View<std::uint64_t*, Mem> sketch_qweight(ExecutionSpace const& space, Kokkos::View<const float*, Mem> weight) {
@@ -120,17 +146,18 @@ Kokkos::View<std::uint64_t*, Mem> sketch_qweight(ExecutionSpace const& space, Ko
   return qweight;
 }
 
-/// The body of exact_quantile_cuts for any matrix storage: `count_level(qweight, f0, fc, level,
+/// The body of exact_quantile_cuts (and of the upstream_gpu kernel path) for any matrix storage,
+/// with the selection policy `make_selection(n_features)`: `count_level(qweight, f0, fc, level,
 /// child, slot_base, counts)` runs count_sketch_level (or its CSR form) on the caller's matrix of
 /// `rows` × `features`.
-template <class Mem, class ExecutionSpace, class CountLevel>
-HistogramCuts<Mem> exact_quantile_batches(ExecutionSpace const& space, std::size_t rows, std::size_t features,
-                                          Kokkos::View<const float*, Mem> weight, int max_bin,
-                                          CountLevel const& count_level) {
+template <class Mem, class ExecutionSpace, class CountLevel, class MakeSelection>
+HistogramCuts<Mem> radix_selection_batches(ExecutionSpace const& space, std::size_t rows, std::size_t features,
+                                           Kokkos::View<const float*, Mem> weight, MakeSelection const& make_selection,
+                                           CountLevel const& count_level) {
   if (weight.extent(0) != 0 && weight.extent(0) != rows)
     throw std::runtime_error("sketch_cuts: weight has " + std::to_string(weight.extent(0)) + " entries for " +
                              std::to_string(rows) + " rows");
-  RadixQuantileSelection const probe(0, max_bin);  // validates max_bin
+  auto const probe = make_selection(0);  // validates the parameters
   Kokkos::View<std::uint64_t*, Mem> const qweight = sketch_qweight(space, weight);
 
   // Counters and child tables of one feature; host backends count into one copy of the counters
@@ -145,7 +172,7 @@ HistogramCuts<Mem> exact_quantile_batches(ExecutionSpace const& space, std::size
   for (std::size_t f0 = 0; f0 < features; f0 += batch) {
     std::size_t const fc = std::min(batch, features - f0);
     std::size_t const cells = fc * probe.max_cells();
-    RadixQuantileSelection select(fc, max_bin);
+    auto select = make_selection(fc);
     Kokkos::View<std::int32_t**, Kokkos::LayoutRight, Mem> child(
         Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::sketch::child"), kSketchLevels - 1, cells);
     Kokkos::View<std::uint32_t**, Kokkos::LayoutRight, Mem> slot_base("kboost::sketch::slot_base", kSketchLevels, fc);
@@ -189,8 +216,8 @@ HistogramCuts<Mem> exact_quantile_cuts(ExecutionSpace const& space,
                                        Kokkos::View<const float**, Kokkos::LayoutRight, Mem> X,
                                        Kokkos::View<const float*, Mem> weight, int max_bin) {
   compat::ScopedRegion region("kboost::hist_cuts::exact_quantile_cuts");
-  return detail::exact_quantile_batches<Mem>(
-      space, X.extent(0), X.extent(1), weight, max_bin,
+  return detail::radix_selection_batches<Mem>(
+      space, X.extent(0), X.extent(1), weight, [max_bin](std::size_t n) { return RadixQuantileSelection(n, max_bin); },
       [&](auto qweight, std::size_t f0, std::size_t fc, int level, auto child, auto slot_base, auto counts) {
         count_sketch_level(space, X, qweight, f0, fc, level, child, slot_base, counts);
       });
@@ -206,8 +233,8 @@ HistogramCuts<Mem> exact_quantile_cuts_csr(ExecutionSpace const& space, Kokkos::
                                            Kokkos::View<const float*, Mem> weight, int max_bin) {
   compat::ScopedRegion region("kboost::hist_cuts::exact_quantile_cuts_csr");
   std::size_t const rows = row_map.extent(0) == 0 ? 0 : row_map.extent(0) - 1;
-  return detail::exact_quantile_batches<Mem>(
-      space, rows, n_features, weight, max_bin,
+  return detail::radix_selection_batches<Mem>(
+      space, rows, n_features, weight, [max_bin](std::size_t n) { return RadixQuantileSelection(n, max_bin); },
       [&](auto qweight, std::size_t f0, std::size_t fc, int level, auto child, auto slot_base, auto counts) {
         count_sketch_level_csr(space, row_map, entries, values, n_features, qweight, f0, fc, level, child, slot_base,
                                counts);

@@ -7,6 +7,9 @@
 #include <algorithm>
 #include <cstring>
 #include <limits>
+#include <numeric>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace kboost::detail {
@@ -63,6 +66,53 @@ FeatureCuts gpu_feature_cuts(float const* v, float const* w, std::uint64_t const
     }
     sketch.push(values.data(), w != nullptr ? scan.data() : nullptr, values.size(), batches.rows[b]);
   }
+  FeatureCuts out;
+  out.values = sketch.cut_values();
+  out.min_val = -std::numeric_limits<float>::infinity();
+  return out;
+}
+
+namespace {
+
+/// Validates max_bin before the batch budget is computed from it.
+std::uint64_t checked_budget(int max_bin, std::size_t rows) {
+  if (max_bin < 2) throw std::runtime_error("sketch_cuts: max_bin must be at least 2, got " + std::to_string(max_bin));
+  return gpu_sketch::batch_budget(max_bin, rows);
+}
+
+}  // namespace
+
+UpstreamGpuSelection::UpstreamGpuSelection(std::size_t n_features, int max_bin, std::size_t rows_in_batch)
+    : RadixSelection(n_features, checked_budget(max_bin, rows_in_batch)),
+      max_bin_(max_bin),
+      rows_(rows_in_batch),
+      budget_(gpu_sketch::batch_budget(max_bin, rows_in_batch)) {}
+
+std::vector<std::size_t> UpstreamGpuSelection::chosen(Feature& feature, std::vector<Bucket> const& children) const {
+  if (feature.total <= budget_) {
+    std::vector<std::size_t> all(children.size());
+    std::iota(all.begin(), all.end(), std::size_t(0));
+    return all;
+  }
+  if (feature.targets.empty()) feature.targets = gpu_sketch::prune_positions(feature.total, budget_);
+  return holding(feature.targets, children);
+}
+
+FeatureCuts UpstreamGpuSelection::finish(Feature const& feature, std::vector<Bucket> const& children,
+                                         std::vector<std::size_t> const& keep) const {
+  gpu_sketch::GpuFeatureSketch sketch(max_bin_);
+  std::vector<std::uint64_t> positions = feature.targets;
+  if (feature.total <= budget_) {
+    positions.resize(feature.total);
+    std::iota(positions.begin(), positions.end(), std::uint64_t(0));
+  }
+  std::vector<float> values;
+  std::size_t j = 0;
+  for (std::uint64_t p : positions) {  // ascending; each in one kept bucket (a whole key)
+    while (children[keep[j]].base + children[keep[j]].weight <= p) ++j;
+    values.push_back(sketch_value(children[keep[j]].prefix));
+  }
+  sketch.push_summary(gpu_sketch::position_summary(positions, values), rows_);
   FeatureCuts out;
   out.values = sketch.cut_values();
   out.min_val = -std::numeric_limits<float>::infinity();

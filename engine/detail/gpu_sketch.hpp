@@ -14,6 +14,14 @@
 /// Numerical features with at most max_bin distinct values get one bin per value; the first bin's
 /// split value is -inf (upstream 3.4.1 keeps no minimum values: min_vals are -inf).
 /// Per-feature summaries: engine/detail/gpu_summary.hpp.
+///
+/// Two implementations give the same bits: the host one (gpu_sketch_cuts_from_host: each batch of
+/// a feature sorted by a radix sort) for every case, and on the execution space
+/// (gpu_sketch_cuts_on_space: exact_quantile's radix selection, kernels/quantile_sketch.hpp,
+/// counting only the rank positions upstream's prune keeps) for unweighted numerical features of
+/// one batch on one rank without a value -0, the matrix never copied to the host. (Upstream's sort
+/// keeps -0 and +0 in row order and a cut takes the bits of the value at its rank, so -0 needs the
+/// row order the counts do not keep.)
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
@@ -24,8 +32,13 @@
 
 #include <kboost/core/collective.hpp>
 #include <kboost/core/compat.hpp>
+#include <kboost/engine/detail/exact_sketch.hpp>
 #include <kboost/engine/detail/gpu_summary.hpp>
 #include <kboost/engine/detail/sketch.hpp>
+#include <kboost/kernels/integer_sum.hpp>
+#include <kboost/kernels/quantile_sketch.hpp>
+
+#include <optional>
 
 namespace kboost {
 namespace detail {
@@ -65,9 +78,11 @@ inline std::uint64_t row_of_value(std::uint64_t at, std::vector<std::uint64_t> c
   return first_row + row + 1;
 }
 
-/// The batch layout of this rank's `rows` rows within the job (rows of earlier ranks first).
+/// The batch layout of this rank's `rows` rows within the job (rows of earlier ranks first), with
+/// `batch_values` values per batch (upstream's kBatchValues; smaller in tests).
 template <class RowValues>
-SketchBatches sketch_batches(std::size_t rows, std::size_t features, RowValues const& row_values, Collective& comm) {
+SketchBatches sketch_batches(std::size_t rows, std::size_t features, RowValues const& row_values, Collective& comm,
+                             std::uint64_t batch_values = gpu_sketch::kBatchValues) {
   std::size_t const n_blocks = (rows + kSketchRowBlock - 1) / kSketchRowBlock;
   std::vector<std::size_t> const count = count_block_values(rows, features, n_blocks, row_values);
   std::vector<std::uint64_t> offset(rows + 1, 0);
@@ -81,7 +96,7 @@ SketchBatches sketch_batches(std::size_t rows, std::size_t features, RowValues c
   std::uint64_t const total = static_cast<std::uint64_t>(comm.sum(local));
   std::uint64_t const first_row = static_cast<std::uint64_t>(comm.exclusive_prefix_sum(static_cast<std::int64_t>(rows)));
   SketchBatches out;
-  out.batches = static_cast<std::size_t>((total + gpu_sketch::kBatchValues - 1) / gpu_sketch::kBatchValues);
+  out.batches = static_cast<std::size_t>((total + batch_values - 1) / batch_values);
   std::size_t const B = out.batches;
   // Rows spanned: the global rows of each batch's first and last value, found by their owners.
   std::vector<std::uint64_t> ends(2 * B, 0);
@@ -89,7 +104,7 @@ SketchBatches sketch_batches(std::size_t rows, std::size_t features, RowValues c
     return global >= value_base ? global - value_base : std::numeric_limits<std::uint64_t>::max();
   };
   for (std::size_t b = 0; b < B; ++b) {
-    std::uint64_t const lo = b * gpu_sketch::kBatchValues, hi = std::min(total, lo + gpu_sketch::kBatchValues) - 1;
+    std::uint64_t const lo = b * batch_values, hi = std::min(total, lo + batch_values) - 1;
     ends[2 * b] = row_of_value(local_at(lo), offset, first_row);
     ends[2 * b + 1] = row_of_value(local_at(hi), offset, first_row);
   }
@@ -98,7 +113,7 @@ SketchBatches sketch_batches(std::size_t rows, std::size_t features, RowValues c
   // Each feature's values before each batch: this rank's share, summed over ranks.
   std::vector<std::int64_t> before((B + 1) * features, 0);
   for (std::size_t b = 1; b <= B; ++b) {
-    std::uint64_t const at = std::min(total, b * gpu_sketch::kBatchValues);
+    std::uint64_t const at = std::min(total, b * batch_values);
     std::int64_t* const row = before.data() + b * features;
     if (at <= value_base) continue;
     std::uint64_t const mine = at - value_base;
@@ -128,6 +143,71 @@ inline FeatureCuts gpu_column_cuts(std::size_t f, float const* v, float const* w
   if (f < categorical.size() && categorical[f] != 0) return categorical_feature_cuts(v, n);
   return gpu_feature_cuts(v, w, batches.split.data() + f * (batches.batches + 1), batches, max_bin);
 }
+
+/// upstream_gpu's policy for the radix selection (one batch of unweighted numerical features):
+/// every bucket while a feature has at most the batch budget of values, else the buckets holding
+/// the positions upstream's prune keeps; finish() is the batch's summary from those positions'
+/// values, merged and queried as upstream's sketch container.
+class UpstreamGpuSelection final : public RadixSelection {
+ public:
+  /// Throws std::runtime_error if max_bin < 2.
+  UpstreamGpuSelection(std::size_t n_features, int max_bin, std::size_t rows_in_batch);
+
+ private:
+  std::vector<std::size_t> chosen(Feature& feature, std::vector<Bucket> const& children) const override;
+  FeatureCuts finish(Feature const& feature, std::vector<Bucket> const& children,
+                     std::vector<std::size_t> const& keep) const override;
+  int max_bin_;
+  std::size_t rows_;
+  std::uint64_t budget_;
+};
+
+/// What gpu_sketch_cuts_on_space needs to know of a matrix first.
+struct ValueSpan {
+  std::uint64_t rows = 1;          ///< rows from the first holding a value to the last (at least 1)
+  std::uint64_t values = 0;        ///< non-missing values
+  std::uint64_t negative_zeros = 0;  ///< values -0
+};
+
+/// The ValueSpan of a matrix: `row_count(i)` is row i's number of non-missing values, and
+/// `row_negative_zeros(i)` its number of values -0.
+template <class Mem, class ExecutionSpace, class RowCount, class RowNegativeZeros>
+ValueSpan span_and_values(ExecutionSpace const& space, std::size_t rows, RowCount const& row_count,
+                          RowNegativeZeros const& row_negative_zeros) {
+  auto const ends = IntegerReduce<2, IntegerMaxOp, ExecutionSpace, Mem>{}(
+      space, "kboost::sketch::value_rows", rows, KOKKOS_LAMBDA(std::size_t i, std::int64_t(&acc)[2]) {
+        if (row_count(i) == 0) return;
+        auto const last = static_cast<std::int64_t>(i) + 1, first = static_cast<std::int64_t>(rows - i);
+        acc[0] = last > acc[0] ? last : acc[0];
+        acc[1] = first > acc[1] ? first : acc[1];
+      });
+  auto const counts = IntegerSums<2, ExecutionSpace, Mem>{}(
+      space, "kboost::sketch::value_count", rows, KOKKOS_LAMBDA(std::size_t i, std::int64_t(&acc)[2]) {
+        acc[0] += row_count(i);
+        acc[1] += row_negative_zeros(i);
+      });
+  std::int64_t const first = static_cast<std::int64_t>(rows) - ends[1], last = ends[0] - 1;
+  ValueSpan out;
+  out.values = static_cast<std::uint64_t>(counts[0]);
+  out.negative_zeros = static_cast<std::uint64_t>(counts[1]);
+  out.rows = out.values == 0 ? 1 : static_cast<std::uint64_t>(last - first + 1);
+  return out;
+}
+
+/// Number of non-missing values (or, NegativeZeros, of values -0) of row i of X (named functors:
+/// nvcc does not let a device lambda capture a generic lambda).
+template <class Mem, bool NegativeZeros>
+struct DenseRowCount {
+  Kokkos::View<const float**, Kokkos::LayoutRight, Mem> X;
+  KOKKOS_INLINE_FUNCTION std::int64_t operator()(std::size_t i) const {
+    std::int64_t n = 0;
+    for (std::size_t f = 0; f < X.extent(1); ++f) {
+      float const v = X(i, f);
+      n += NegativeZeros ? pmath::detail::bit_cast<std::uint32_t>(v) == 0x80000000u : v == v;
+    }
+    return n;
+  }
+};
 
 /// The body of gpu_sketch_cuts_from_host for any row storage (row_values as sketch_host_rows').
 template <class Mem, class ExecutionSpace, class RowValues>
@@ -187,6 +267,27 @@ HistogramCuts<Mem> gpu_sketch_cuts_from_host(ExecutionSpace const& space,
       if (v == v) add(f, v);
     }
   }, comm, categorical);
+}
+
+/// gpu_sketch_cuts_from_host's cuts of X (rows × features in memory space `Mem`, NaN = missing,
+/// unweighted, every feature numerical, this process the job's only rank) counted on the execution
+/// space (file comment), or nullopt when X holds more than one sketch batch of values or a value
+/// -0 (the host implementation takes those). Throws std::runtime_error on max_bin < 2.
+template <class Mem, class ExecutionSpace>
+std::optional<HistogramCuts<Mem>> gpu_sketch_cuts_on_space(ExecutionSpace const& space,
+                                                           Kokkos::View<const float**, Kokkos::LayoutRight, Mem> X,
+                                                           int max_bin) {
+  compat::ScopedRegion region("kboost::hist_cuts::gpu_sketch_cuts_on_space");
+  detail::ValueSpan const span = detail::span_and_values<Mem>(space, X.extent(0), detail::DenseRowCount<Mem, false>{X},
+                                                              detail::DenseRowCount<Mem, true>{X});
+  if (span.values > gpu_sketch::kBatchValues || span.negative_zeros > 0) return std::nullopt;
+  std::size_t const rows_in_batch = span.rows;
+  return detail::radix_selection_batches<Mem>(
+      space, X.extent(0), X.extent(1), Kokkos::View<const float*, Mem>(),
+      [max_bin, rows = rows_in_batch](std::size_t n) { return detail::UpstreamGpuSelection(n, max_bin, rows); },
+      [&](auto qweight, std::size_t f0, std::size_t fc, int level, auto child, auto slot_base, auto counts) {
+        count_sketch_level(space, X, qweight, f0, fc, level, child, slot_base, counts);
+      });
 }
 
 /// gpu_sketch_cuts_from_host of a host CSR matrix (as sketch_cuts_from_host_csr's arguments):

@@ -199,6 +199,13 @@ Summary batch_summary(float const* values, float const* weight_scan, std::size_t
   return scan_input(std::move(out));
 }
 
+Summary position_summary(std::vector<std::uint64_t> const& positions, std::vector<float> const& values) {
+  Summary out(positions.size());
+  for (std::size_t k = 0; k < positions.size(); ++k)
+    out[k] = Entry{static_cast<float>(positions[k]), static_cast<float>(positions[k] + 1), 1.0f, values[k]};
+  return scan_input(std::move(out));
+}
+
 Summary merge(Summary const& x, Summary const& y) {
   Summary out(x.size() + y.size());
   for (std::size_t k = 0; k < out.size(); ++k) out[k] = merged_entry(x, y, k);
@@ -268,8 +275,11 @@ GpuFeatureSketch::GpuFeatureSketch(int max_bin) : max_bin_(max_bin) {
 }
 
 void GpuFeatureSketch::push(float const* values, float const* weight_scan, std::size_t n, std::size_t rows_in_batch) {
+  push_summary(batch_summary(values, weight_scan, n, batch_budget(max_bin_, rows_in_batch)), rows_in_batch);
+}
+
+void GpuFeatureSketch::push_summary(Summary const& batch, std::size_t rows_in_batch) {
   rows_seen_ += rows_in_batch;
-  Summary const batch = batch_summary(values, weight_scan, n, batch_budget(max_bin_, rows_in_batch));
   summary_ = prune(merge(summary_, batch), summary_budget(max_bin_, rows_seen_));
 }
 

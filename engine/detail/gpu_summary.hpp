@@ -51,6 +51,11 @@ std::vector<std::uint64_t> prune_positions(std::uint64_t n, std::uint64_t to);
 /// folded into the first, as upstream's ScanInput.
 Summary batch_summary(float const* values, float const* weight_scan, std::size_t n, std::size_t to);
 
+/// One batch's summary of an unweighted numerical feature from the kept positions (as
+/// prune_positions gives them) and the sorted values at them: the same as batch_summary on the
+/// whole sorted batch.
+Summary position_summary(std::vector<std::uint64_t> const& positions, std::vector<float> const& values);
+
 /// Summary of x and y (MergeImpl), repeats of a value dropped and rank bounds fixed
 /// (normalize_merged: SegmentedUnique, FixError).
 Summary merge(Summary const& x, Summary const& y);
@@ -72,6 +77,10 @@ class GpuFeatureSketch {
   /// batch_summary), and the rows the batch spans (from the row of its first value to the row of
   /// its last, upstream's RowsInEntrySpan).
   void push(float const* values, float const* weight_scan, std::size_t n, std::size_t rows_in_batch);
+
+  /// Adds a batch by its summary (batch_summary or position_summary with the budget
+  /// batch_budget(max_bin, rows_in_batch)).
+  void push_summary(Summary const& batch, std::size_t rows_in_batch);
 
   /// The cut values (MakeCuts on one process).
   std::vector<float> cut_values() const { return query_cut_values(summary_, static_cast<std::size_t>(max_bin_)); }

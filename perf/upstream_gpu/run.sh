@@ -17,8 +17,8 @@
 #   perf/upstream_gpu/run.sh shap <dir> <bench_shap> <out> ROWS TREES DEPTH
 #       (there) SHAP contributions: upstream's GPUTreeShap beside perf/bench_shap (see below)
 #   perf/upstream_gpu/run.sh goldens <dir> <data dir> <out> [CASES]
-#       (there) tests/golden/upstream_gpu/make_goldens.py with the build's own Python package:
-#       upstream's device=cuda trees and cuts for tests/tst_upstream_gpu.hpp
+#       (there) upstream's device=cuda trees and cuts for tests/tst_upstream_gpu.hpp:
+#       tests/golden/upstream_gpu/make_goldens.py around perf/upstream_gpu/xgb_golden_gpu.cpp
 #   perf/upstream_gpu/run.sh pack <dir> <out prefix>
 #       (there) the built library and Python package as <out prefix>.tar.xz split in 15 MiB parts
 #       (the device machine's file limit), so later calls carry it instead of building again;
@@ -76,13 +76,22 @@ case "${1:-}" in
     "$bench" time --model "$work/model.json" --data "$work/eval.bin" --approx --repeats 2 \
       >"$out/kboost_shap_approx_$tag.csv" 2>>"$out/kboost_shap_$tag.log" ;;
   goldens)
-    dir=$(realpath "$2") data=$(realpath "$3") out=$4
+    # needs <dir>/src/include (upstream's headers) and nlohmann/json.hpp under $JSON_INCLUDE
+    dir=$(realpath "$2") data=$(realpath "$3") out=$4 work=$(mktemp -d)
     mkdir -p "$out"
-    PYTHONPATH="$dir/src/python-package" python3 "$repo/tests/golden/upstream_gpu/make_goldens.py" \
-      --data "$data" --out "$out" ${5:+--cases "$5"} ;;
+    g++ -O2 -std=c++17 "$repo/perf/upstream_gpu/xgb_golden_gpu.cpp" -I"$dir/src/include" -I"${JSON_INCLUDE:-/usr/include}" \
+      -L"$dir/src/lib" -Wl,-rpath,"$dir/src/lib" -lxgboost -o "$dir/xgb_golden_gpu"
+    gold=$repo/tests/golden/upstream_gpu/make_goldens.py
+    python3 "$gold" prepare --data "$data" --work "$work" ${5:+--cases "$5"}
+    for c in "$work"/*/; do
+      read -r -a args < "$c/args"
+      "$dir/xgb_golden_gpu" "$c/data.bin" "$c" "${args[@]}" || { echo "xgb_golden_gpu failed on $c" >&2; exit 1; }
+    done
+    python3 "$gold" assemble --data "$data" --work "$work" --out "$out" ${5:+--cases "$5"}
+    rm -rf "$work" ;;
   pack)
     dir=$(realpath "$2") prefix=$3
-    tar cJf - -C "$dir/src" lib python-package | split -b 15M -d - "$prefix.tar.xz.part" ;;
+    tar cJf - -C "$dir/src" lib include python-package | split -b 15M -d - "$prefix.tar.xz.part" ;;
   unpack)
     prefix=$2 dir=$3
     mkdir -p "$dir/src" && cat "$prefix".tar.xz.part* | tar xJf - -C "$dir/src" ;;

@@ -2,28 +2,29 @@
 """Goldens for tests/tst_upstream_gpu.hpp: the trees and cuts of upstream XGBoost 3.4.1 built with
 CUDA (perf/upstream_gpu/run.sh build), trained with device=cuda, tree_method=hist.
 
-Runs on the GPU machine against that build's Python package (no xgboost wheel: the package of the
-same source tree, PYTHONPATH=<build>/src/python-package, so the library is the one just built):
+Runs on the GPU machine in two steps around upstream's C API (that image's Python cannot call the
+library: its first call crashes, so the training is perf/upstream_gpu/xgb_golden_gpu.cpp):
     perf/upstream_gpu/run.sh goldens <build dir> <data dir> <out dir>
+  = make_goldens.py prepare --data <data dir> --work W   (each case's float32 matrix and labels in
+        perf/upstream_gpu/bench_file.hpp's format, and its driver arguments)
+    xgb_golden_gpu W/<case>/data.bin W/<case> ROUNDS TYPES key=value...   (model.json, the cuts)
+    make_goldens.py assemble --work W --out <out dir>
 <data dir> holds the files of ../shared/data the cases read (lightgbm_*/..., california_housing/
-housing.csv); the 1M-row case is synthetic (synthetic_rows below; tests/upstream_gpu_cases.hpp
-makes the same float32 bits in C++). Output: one <case>.json per case and manifest.json, each case
-with its parameters, a sha256 of its float32 feature matrix (row-major, NaN = missing) to prove both
-sides train on the same bits, upstream's cuts (DMatrix.get_quantile_cut() after training: the cuts
-of the GPU sketch) and every tree's node arrays, floats as their float32 bit patterns.
+housing.csv); the 1M-row case is synthetic (synthetic_rows below; tests/tst_upstream_gpu.hpp makes
+the same float32 bits in C++). Output: one <case>.json per case and manifest.json, each case with
+its parameters, a sha256 of its float32 feature matrix (row-major, NaN = missing) to prove both
+sides train on the same bits, upstream's cuts (XGDMatrixGetQuantileCut after training: the GPU
+sketch's, -inf leading each numerical feature) and every tree's node arrays, floats as their
+float32 bit patterns.
 """
 import argparse
 import csv
 import hashlib
 import json
 import os
-import platform
 import subprocess
 
 import numpy as np
-import xgboost as xgb
-
-assert xgb.__version__ == "3.4.1", xgb.__version__
 
 MASK64 = (1 << 64) - 1
 
@@ -134,8 +135,7 @@ def sha256_of(X):
     return hashlib.sha256(X.tobytes()).hexdigest()
 
 
-def trees_of(bst):
-    model = json.loads(bst.save_raw("json"))
+def trees_of(model):
     learner = model["learner"]
     out = []
     for t in learner["gradient_booster"]["model"]["trees"]:
@@ -151,31 +151,48 @@ def trees_of(bst):
     return learner["learner_model_param"]["base_score"], learner["gradient_booster"]["model"]["tree_info"], out
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--data", required=True)
-    ap.add_argument("--out", required=True)
-    ap.add_argument("--cases", default=",".join(CASES))
-    args = ap.parse_args()
-    os.makedirs(args.out, exist_ok=True)
+def case_arrays(data, name, cache):
+    ds, rounds, extra = CASES[name]
+    if ds not in cache:
+        cache[ds] = dataset(data, ds)
+    X, y, types = cache[ds]
+    scaled = extra["objective"] in ("count:poisson", "reg:gamma")
+    if scaled:
+        y = (y / np.float32(100000)).astype(np.float32)
+    return X, y, types, (1e-5 if scaled else 1)
+
+
+def prepare(args):
     cache = {}
-    manifest = {"xgboost": xgb.__version__, "build": xgb.build_info(), "python": platform.python_version(),
-                "gpu": subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"],
-                                      capture_output=True, text=True).stdout.strip(), "cases": []}
     for name in args.cases.split(","):
         ds, rounds, extra = CASES[name]
-        if ds not in cache:
-            cache[ds] = dataset(args.data, ds)
-        X, y, types = cache[ds]
-        if extra["objective"] in ("count:poisson", "reg:gamma"):
-            y = (y / np.float32(100000)).astype(np.float32)
-        params = {"device": "cuda", "tree_method": "hist", **extra}
-        d = xgb.DMatrix(X, label=y, missing=np.nan, feature_types=types, enable_categorical=types is not None)
-        bst = xgb.train(params, d, rounds)
-        ptrs, values = d.get_quantile_cut()
-        base_score, tree_info, trees = trees_of(bst)
-        case = {"name": name, "dataset": ds, "rounds": rounds, "params": extra,
-                "label_scale": 1e-5 if extra["objective"] in ("count:poisson", "reg:gamma") else 1,
+        X, y, types, _ = case_arrays(args.data, name, cache)
+        work = os.path.join(args.work, name)
+        os.makedirs(work, exist_ok=True)
+        with open(os.path.join(work, "data.bin"), "wb") as f:
+            f.write(np.array([X.shape[0], X.shape[1]], dtype=np.int64).tobytes())
+            f.write(np.ascontiguousarray(X, dtype=np.float32).tobytes())
+            f.write(np.ascontiguousarray(y, dtype=np.float32).tobytes())
+        argv = [str(rounds), ",".join(types) if types else "-"] + [f"{k}={v}" for k, v in extra.items()]
+        with open(os.path.join(work, "args"), "w") as f:
+            f.write(" ".join(argv) + "\n")
+
+
+def assemble(args):
+    cache = {}
+    manifest = {"xgboost": "3.4.1", "gpu": subprocess.run(
+        ["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"],
+        capture_output=True, text=True).stdout.strip(), "cases": []}
+    for name in args.cases.split(","):
+        ds, rounds, extra = CASES[name]
+        X, y, types, scale = case_arrays(args.data, name, cache)
+        work = os.path.join(args.work, name)
+        with open(os.path.join(work, "model.json")) as f:
+            model = json.load(f)
+        ptrs = np.fromfile(os.path.join(work, "cut_ptrs.u64"), dtype=np.uint64)
+        values = np.fromfile(os.path.join(work, "cut_values.f32"), dtype=np.float32)
+        base_score, tree_info, trees = trees_of(model)
+        case = {"name": name, "dataset": ds, "rounds": rounds, "params": extra, "label_scale": scale,
                 "rows": int(X.shape[0]), "features": int(X.shape[1]), "X_sha256": sha256_of(X),
                 "y_sha256": hashlib.sha256(np.ascontiguousarray(y, dtype=np.float32).tobytes()).hexdigest(),
                 "base_score": base_score, "tree_info": tree_info,
@@ -186,6 +203,21 @@ def main():
         print(name, len(trees), "trees", flush=True)
     with open(os.path.join(args.out, "manifest.json"), "w") as f:
         json.dump(manifest, f, indent=1)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("step", choices=["prepare", "assemble"])
+    ap.add_argument("--data", required=True)
+    ap.add_argument("--work", required=True)
+    ap.add_argument("--out")
+    ap.add_argument("--cases", default=",".join(CASES))
+    args = ap.parse_args()
+    if args.step == "prepare":
+        prepare(args)
+    else:
+        os.makedirs(args.out, exist_ok=True)
+        assemble(args)
 
 
 if __name__ == "__main__":
