@@ -12,6 +12,7 @@
 #include <limits>
 
 #include <kboost/core/compat.hpp>
+#include <kboost/core/portable_math.hpp>
 #include <kboost/kernels/quantiser.hpp>
 #include <kboost/kernels/split_params.hpp>
 
@@ -70,10 +71,11 @@ KOKKOS_INLINE_FUNCTION double to_double_hess(GradientQuantiser const& q, std::in
 }
 }  // namespace detail
 
-/// Leaf weight of a node with gradient sum G and hessian sum H (upstream tree::CalcWeight in
-/// double, returned as float; clipped to ±max_delta_step when set). 0 when H < min_child_weight.
+/// Leaf weight of a node with gradient sum G and hessian sum H (upstream 3.4.1 tree::CalcWeight in
+/// double, returned as float by SplitEvaluator::CalcWeight; clipped to ±max_delta_step when set);
+/// 0 when H <= 0.
 KOKKOS_INLINE_FUNCTION float calc_weight(SplitParams const& p, double G, double H) {
-  if (H < static_cast<double>(p.min_child_weight) || H <= 0.0) return 0.0f;
+  if (H <= 0.0) return 0.0f;
   double dw = -detail::threshold_l1(G, p.alpha) / (H + static_cast<double>(p.lambda));
   if (p.max_delta_step != 0.0f && (dw < 0 ? -dw : dw) > static_cast<double>(p.max_delta_step)) {
     dw = dw < 0 ? -static_cast<double>(p.max_delta_step) : static_cast<double>(p.max_delta_step);
@@ -81,40 +83,28 @@ KOKKOS_INLINE_FUNCTION float calc_weight(SplitParams const& p, double G, double 
   return static_cast<float>(dw);
 }
 
-/// Gain of one child in the split search (upstream SplitEvaluator::CalcGainGivenWeight, float).
+/// Gain of a node with sums G, H at its weight (upstream 3.4.1 SplitEvaluator::CalcGainGivenWeight
+/// at SplitEvaluator::CalcWeight, tree::CalcGainGivenWeight<double, float>): the sums in double,
+/// the weight and its square in float, the two products nvcc fuses into the sum as fma (as its
+/// device code, compiled with nvcc's default contraction), the result rounded to float. Used for
+/// both children of a split and for the parent subtracted from their sum.
 KOKKOS_INLINE_FUNCTION float child_gain(SplitParams const& p, double G, double H) {
   if (H <= 0.0) return 0.0f;
-  if (p.max_delta_step == 0.0f) {
-    double t = detail::threshold_l1(G, p.alpha);
-    float num = static_cast<float>(t * t);
-    float den = static_cast<float>(H + static_cast<double>(p.lambda));
-    return num / den;
-  }
-  double w = calc_weight(p, G, H);
-  return static_cast<float>(-(2.0 * G * w + (H + static_cast<double>(p.lambda)) * w * w));
+  float const w = calc_weight(p, G, H);
+  double const alpha = static_cast<double>(p.alpha);
+  double const s = pmath::detail::fma(G + G, static_cast<double>(w), (H + static_cast<double>(p.lambda)) * static_cast<double>(w * w));
+  return -static_cast<float>(pmath::detail::fma(alpha + alpha, static_cast<double>(w < 0 ? -w : w), s));
 }
 
-/// Gain of a whole node (upstream tree::CalcGain in double): subtracted from split gains.
-KOKKOS_INLINE_FUNCTION double node_gain(SplitParams const& p, double G, double H) {
-  if (H < static_cast<double>(p.min_child_weight) || H <= 0.0) return 0.0;
-  double const lam = static_cast<double>(p.lambda);
-  if (p.max_delta_step == 0.0f) {
-    double t = detail::threshold_l1(G, p.alpha);
-    return (t * t) / (H + lam);
-  }
-  double w = calc_weight(p, G, H);
-  double ret = -(2.0 * G * w + (H + lam) * w * w);
-  if (p.alpha != 0.0f) ret += static_cast<double>(p.alpha) * (w < 0 ? -w : w);
-  return ret;
-}
-
-/// Gain of a split into (left, right), −FLT_MAX when a side's hessian is below min_child_weight
-/// (upstream SplitEvaluator::CalcSplitGain with IsValidSplit; −inf there, −FLT_MAX here: same order).
+/// Gain of a split into (left, right), −FLT_MAX when a side's hessian is not positive or below
+/// min_child_weight (upstream SplitEvaluator::CalcSplitGain with IsValidSplit; −inf there, −FLT_MAX
+/// here: same order).
 KOKKOS_INLINE_FUNCTION float split_gain(SplitParams const& p, GradientQuantiser const& q,
                                         GradientPairInt64 const& l, GradientPairInt64 const& r) {
   double const gl = detail::to_double_grad(q, l.grad), hl = detail::to_double_hess(q, l.hess);
   double const gr = detail::to_double_grad(q, r.grad), hr = detail::to_double_hess(q, r.hess);
-  if (hl < static_cast<double>(p.min_child_weight) || hr < static_cast<double>(p.min_child_weight)) {
+  if (!(hl > 0.0 && hr > 0.0) || hl < static_cast<double>(p.min_child_weight) ||
+      hr < static_cast<double>(p.min_child_weight)) {
     return -FLT_MAX;  // never beats the initial candidate
   }
   return child_gain(p, gl, hl) + child_gain(p, gr, hr);
@@ -164,9 +154,11 @@ struct CategoricalEval {
 
 namespace detail {
 /// Best categorical split of one node on categorical feature f, whose bins [b0, b1) hold the
-/// categories 0 … n−1, as upstream's CPU hist (src/tree/hist/evaluate_splits.h):
-/// - n < max_cat_to_onehot: EnumerateOneHot. Category c alone goes right, every other one left;
-///   missing rows go left first, then right with c; the first strictly larger gain wins.
+/// categories 0 … n−1, as upstream (src/tree/hist/evaluate_splits.h; 3.4.1's GPU evaluator,
+/// src/tree/gpu_hist/evaluate_splits.cu, for the one-hot ties):
+/// - n < max_cat_to_onehot: one-hot. Category c alone goes right, every other one left; missing
+///   rows go left only when that gains strictly more than right (GPU OneHot's LossChangeMissing),
+///   and the first strictly larger gain over the categories wins.
 /// - otherwise EnumeratePart: the categories sorted by CalcWeightCat (the unclamped leaf weight;
 ///   stable: ties keep category order), then a forward scan growing the right set from the lowest
 ///   weight (missing left) and a backward scan growing the left set from the highest (missing
@@ -202,8 +194,8 @@ KOKKOS_INLINE_FUNCTION SplitCandidate categorical_split(Member const& m, SplitPa
     if (m.team_rank() == 0) {
       for (std::int32_t c = 0; c < n; ++c) {
         GradientPairInt64 const cat = hist(b0 + c);
-        consider(node.sum - cat, 1, kOneHotSplit, static_cast<std::int32_t>(b0) + c, 1);
         consider(node.sum - (cat + missing), 0, kOneHotSplit, static_cast<std::int32_t>(b0) + c, 1);
+        consider(node.sum - cat, 1, kOneHotSplit, static_cast<std::int32_t>(b0) + c, 1);
       }
     }
     return best;
@@ -418,9 +410,9 @@ void pick_node_splits(ExecutionSpace const& space, SplitParams const& p, Gradien
         // CPU evaluator does (hist/evaluate_splits.h root_gain = SplitEvaluator::CalcGain). The GPU
         // evaluator subtracts the unconstrained gain instead, which never splits a node whose weight
         // sits on a bound; the CPU's rule is the one upstream's hist users get.
-        double const parent = constrained ? gain_given_weight(p, G, H, clamp_weight(calc_weight(p, G, H), node.lower, node.upper))
-                                          : node_gain(p, G, H);
-        if (best.feature >= 0) best.loss_chg = best.loss_chg - static_cast<float>(parent);
+        float const parent = constrained ? gain_given_weight(p, G, H, clamp_weight(calc_weight(p, G, H), node.lower, node.upper))
+                                         : child_gain(p, G, H);
+        if (best.feature >= 0) best.loss_chg = best.loss_chg - parent;
         if (best.kind != kNumericalSplit)
           write_category_words(best, a.ptrs(best.feature), a.cats.base(best.feature),
                                Kokkos::subview(a.cats.order, k, Kokkos::ALL), Kokkos::subview(a.cats.words, k, Kokkos::ALL));
