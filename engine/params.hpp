@@ -80,13 +80,13 @@ struct TrainParams : TreeParams, ObjectiveParams, DartParams {
   bool hist_tune = true;          ///< kboost_hist_tune: measure tile_rows/min_shared on the first fit of a
                                   ///< shape (engine/hist_tuner.hpp); off when either is given explicitly
   /// kboost_sketch_method: how the histogram cuts are found, the same on every backend.
+  /// "upstream_gpu" (default): a replica of upstream 3.4.1's GPU sketch (the cuts of device=cuda
+  /// hist, bit for bit, on any backend and rank count; engine/detail/gpu_sketch.hpp).
   /// "upstream_cpu": a host replica of upstream's CPU hist sketch (the cuts of xgboost's
   /// tree_method=hist on the CPU, bit for bit; engine/detail/sketch.hpp). "exact_quantile": exact
   /// weighted quantiles by a radix selection on the execution space, the matrix never copied to
-  /// the host (engine/detail/exact_sketch.hpp); on a GPU it is tens of times faster at 10M rows.
-  /// "upstream_gpu": a replica of upstream 3.4.1's GPU sketch (the cuts of device=cuda hist, bit
-  /// for bit, on any backend and rank count; engine/detail/gpu_sketch.hpp).
-  std::string sketch_method = "upstream_cpu";
+  /// the host (engine/detail/exact_sketch.hpp).
+  std::string sketch_method = "upstream_gpu";
   /// multi_strategy: with several label columns (multi-target), one tree per target per round
   /// ("one_output_per_tree", upstream's default); upstream's vector-leaf "multi_output_tree" is
   /// refused.

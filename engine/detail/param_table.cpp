@@ -392,8 +392,8 @@ std::vector<ParamEntry> param_table(TrainParams& p) {  // declarative table: one
   add(kTuning, "tile_rows", untuned(p, p.tile_rows, 1, kIntMax), "rows per histogram tile", {"kboost_tile_rows"});
   add(kTuning, "hist_tune", boolean(p.hist_tune), "measure tile_rows/min_shared on a shape's first fit",
       {"kboost_hist_tune"});
-  add(kTuning, "sketch_method", choice(p.sketch_method, {"upstream_cpu", "upstream_gpu", "exact_quantile"}),
-      "histogram cuts: upstream's CPU sketch, upstream's GPU sketch, or exact quantiles on the device", {"kboost_sketch_method"});
+  add(kTuning, "sketch_method", choice(p.sketch_method, {"upstream_gpu", "upstream_cpu", "exact_quantile"}),
+      "histogram cuts: upstream's GPU sketch (device=cuda's cuts), upstream's CPU sketch, or exact quantiles on the device", {"kboost_sketch_method"});
   return t;
 }
 

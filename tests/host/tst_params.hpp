@@ -81,12 +81,12 @@ TEST_CASE("params " TEST_BACKEND ": errors name the parameter", "[params]") {
   CHECK_THROWS_WITH(kboost::parse_params({{"eta", "abc"}}), ContainsSubstring("eta"));
 }
 
-TEST_CASE("params " TEST_BACKEND ": sketch_method is upstream_cpu unless another is asked for", "[params]") {
-  CHECK(kboost::parse_params({}).sketch_method == "upstream_cpu");
+TEST_CASE("params " TEST_BACKEND ": sketch_method is upstream_gpu unless another is asked for", "[params]") {
+  CHECK(kboost::parse_params({}).sketch_method == "upstream_gpu");
   CHECK(kboost::parse_params({{"kboost_sketch_method", "exact_quantile"}}).sketch_method == "exact_quantile");
-  CHECK(kboost::parse_params({{"kboost_sketch_method", "upstream_gpu"}}).sketch_method == "upstream_gpu");
+  CHECK(kboost::parse_params({{"kboost_sketch_method", "upstream_cpu"}}).sketch_method == "upstream_cpu");
   CHECK(kboost::parse_params({{"sketch_method", "upstream_cpu"}}).sketch_method == "upstream_cpu");
   CHECK_THROWS_WITH(kboost::parse_params({{"kboost_sketch_method", "gpu"}}),
-                    ContainsSubstring("kboost_sketch_method") && ContainsSubstring("upstream_cpu, upstream_gpu, exact_quantile"));
+                    ContainsSubstring("kboost_sketch_method") && ContainsSubstring("upstream_gpu, upstream_cpu, exact_quantile"));
 }
 
