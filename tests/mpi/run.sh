@@ -59,9 +59,10 @@ lightgbm)
   same_bytes header --data header.tsv --format csv --delimiter '\t' --label-column y --objective binary:logistic \
     --num-round 8 --max_depth 5
   same_bytes textcolumn --data text.tsv "${tsv[@]}" --objective binary:logistic --num-round 8 --max_depth 5
-  # upstream's GPU sketch: each feature's column sketched whole by one rank, in the job's batches
-  same_bytes textcolumn_gpu_sketch --data text.tsv "${tsv[@]}" --objective binary:logistic --num-round 8 \
-    --max_depth 5 --kboost_sketch_method upstream_gpu
+  # the default sketch is upstream's GPU one (each feature's column sketched whole by one rank, in
+  # the job's batches); upstream's CPU one likewise
+  same_bytes textcolumn_cpu_sketch --data text.tsv "${tsv[@]}" --objective binary:logistic --num-round 8 \
+    --max_depth 5 --kboost_sketch_method upstream_cpu
   ;;
 synthetic)
   "$synth" train1m.h5 1000000 12 0.05 1 binary
@@ -71,8 +72,8 @@ synthetic)
   "$synth" reg.h5 100000 8 0.1 3 regression
   same_bytes regression --data reg.h5 --objective reg:squarederror --num-round 10 --max_depth 6 \
     --grow_policy lossguide --max_leaves 24 --min_child_weight 5 --eval train=reg.h5
-  same_bytes regression_gpu_sketch --data reg.h5 --objective reg:squarederror --num-round 10 --max_depth 6 \
-    --kboost_sketch_method upstream_gpu
+  same_bytes regression_cpu_sketch --data reg.h5 --objective reg:squarederror --num-round 10 --max_depth 6 \
+    --kboost_sketch_method upstream_cpu
   agaricus=$registry/agaricus.txt.train
   [ -f "$agaricus" ] || fail "no $agaricus (scripts/bootstrap fetches it)"
   same_bytes agaricus --data "$agaricus" --format libsvm --objective binary:logistic --num-round 10 --max_depth 6
