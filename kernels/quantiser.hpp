@@ -49,10 +49,12 @@ struct GradientQuantiser {
   double to_fixed[2] = {1, 1};
   double to_floating[2] = {1, 1};
 
-  /// Upstream ToFixedPoint: int64(float × double), truncation toward zero.
+  /// Upstream 3.4.1 ToFixedPointImpl: int64(float × double), truncation toward zero; a positive
+  /// hessian that truncates to 0 keeps one unit (its curvature survives).
   KOKKOS_INLINE_FUNCTION GradientPairInt64 to_fixed_point(GradientPair const& g) const {
-    return GradientPairInt64{static_cast<std::int64_t>(static_cast<double>(g.grad) * to_fixed[0]),
-                             static_cast<std::int64_t>(static_cast<double>(g.hess) * to_fixed[1])};
+    std::int64_t hess = static_cast<std::int64_t>(static_cast<double>(g.hess) * to_fixed[1]);
+    if (g.hess > 0.0f && hess == 0) hess = 1;
+    return GradientPairInt64{static_cast<std::int64_t>(static_cast<double>(g.grad) * to_fixed[0]), hess};
   }
   /// Upstream ToFloatingPoint: double(q) × to_floating.
   KOKKOS_INLINE_FUNCTION double grad_to_double(std::int64_t q) const { return static_cast<double>(q) * to_floating[0]; }

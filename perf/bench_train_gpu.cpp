@@ -5,12 +5,12 @@
 /// every kernel: one first fit with an empty tune store (its "tune" phase is the tuner's cost), then
 /// `repeats` fits with the tuned histogram kernel choice (read from the store), interleaved with as
 /// many fits with the global-atomic kernel forced (kboost_min_shared = 9e18) when --compare-global
-/// is 1. --sketch sets kboost_sketch_method (upstream_cpu or exact_quantile). Each fit is
+/// is 1. --sketch sets kboost_sketch_method (upstream_gpu, upstream_cpu or exact_quantile). Each fit is
 /// Booster::train from host data (upload, cuts, binning and all rounds). Prints medians and the
 /// tuned/global ratio, checks the two models are byte-identical, writes one CSV row per fit.
 ///   bench_train_gpu [--rows 1000000] [--features 28] [--rounds 10] [--depth 6] [--bins 256]
 ///                   [--repeats 7] [--csv FILE] [--write-data FILE] [--tune-dir DIR]
-///                   [--sketch upstream_cpu] [--compare-global 0]
+///                   [--sketch upstream_gpu] [--compare-global 0]
 /// --write-data writes the data for other tools: int64 rows, int64 features, rows × features
 /// float32 (row-major), rows float32 labels. --tune-dir sets KBOOST_TUNE_DIR (default: a fresh
 /// directory under /tmp, so the first fit always tunes).
@@ -126,7 +126,7 @@ Fit fit(std::map<std::string, std::string> const& kv, kboost::HostDMatrix const&
 int main(int argc, char* argv[]) {
   std::map<std::string, std::string> a{{"rows", "1000000"}, {"features", "28"}, {"rounds", "10"}, {"depth", "6"},
                                        {"bins", "256"},      {"repeats", "7"},   {"csv", ""},      {"write-data", ""},
-                                       {"tune-dir", ""},     {"sketch", "upstream_cpu"}, {"compare-global", "0"}};
+                                       {"tune-dir", ""},     {"sketch", "upstream_gpu"}, {"compare-global", "0"}};
   CLI::App app{"kboost GPU benchmark"};
   for (auto& [key, value] : a) app.add_option("--" + key, value)->default_val(value);
   CLI11_PARSE(app, argc, argv);

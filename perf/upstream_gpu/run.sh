@@ -10,7 +10,7 @@
 #       the background); logs in <dir>/configure.log and <dir>/build.log
 #   perf/upstream_gpu/run.sh bench <dir> <kboost build> <out> ROWS ROUNDS DEPTH [SKETCH]
 #       (there; <kboost build>: a CUDA build with perf/, whose perf/bench_train_gpu runs;
-#       SKETCH: kboost_sketch_method, upstream_cpu or exact_quantile) same data, same call:
+#       SKETCH: kboost_sketch_method, upstream_gpu (default), upstream_cpu or exact_quantile) same data, same call:
 #       kboost's perf/bench_train_gpu writes the data and times its
 #       fits (first fit tunes), then upstream's driver times 4 fits on that file (first = fair
 #       comparison, later ones reuse upstream's sketch); CSVs and logs into <out>
@@ -52,7 +52,7 @@ case "${1:-}" in
     mv "$dir/xgb_predict_gpu.tmp" "$dir/xgb_predict_gpu"  # whole, or absent, for a poller
     echo "$SECONDS" >"$dir/build.seconds" ;;
   bench)
-    dir=$(realpath "$2") kb=$(realpath "$3") out=$4 rows=$5 rounds=$6 depth=$7 sketch=${8:-upstream_cpu}
+    dir=$(realpath "$2") kb=$(realpath "$3") out=$4 rows=$5 rounds=$6 depth=$7 sketch=${8:-upstream_gpu}
     mkdir -p "$out" && out=$(realpath "$out")
     tag=${rows}x28_r${rounds}_d${depth}_${sketch}
     data=/tmp/kboost_bench_$tag.bin
