@@ -104,9 +104,9 @@ auto BasicBooster<ExecutionSpace>::training_margins(FitRows const& rows, HostDMa
 }
 
 /// The histogram cuts (once per fit, the same on every rank): exact weighted quantiles on the
-/// execution space, or a replica of upstream's CPU or GPU sketch on the host rows. upstream_gpu
-/// counts on a device execution space where it can (one rank, one batch, unweighted, numerical):
-/// the same bits as its host implementation, which is faster on host backends.
+/// execution space, or a replica of upstream's CPU or GPU sketch on the host rows (upstream_gpu's
+/// counting on the execution space, gpu_sketch_cuts_on_space, gives the same bits but is slower
+/// than the host radix sort on the GPU machine too: docs/training.md).
 template <class ExecutionSpace>
 HistogramCuts<typename ExecutionSpace::memory_space> BasicBooster<ExecutionSpace>::find_cuts(FitContext const& fit,
                                                                                              FitRows const& rows) {
@@ -118,10 +118,6 @@ HistogramCuts<typename ExecutionSpace::memory_space> BasicBooster<ExecutionSpace
   if (p.sketch_method == "exact_quantile")
     return exact_quantile_cuts<Mem>(space_, detail::ConstRows<Mem>(rows.X), fit.weight, p.max_bin);
   auto const& h = rows.host_csr;
-  bool const host_space = Kokkos::SpaceAccessibility<ExecutionSpace, Kokkos::HostSpace>::accessible;
-  if (p.sketch_method == "upstream_gpu" && !host_space && !rows.sparse && fit.weight.extent(0) == 0 &&
-      fit.plan.categorical.empty() && comm_->size() == 1)
-    if (auto cuts = gpu_sketch_cuts_on_space<Mem>(space_, detail::ConstRows<Mem>(rows.X), p.max_bin)) return *cuts;
   if (p.sketch_method == "upstream_gpu" && rows.sparse)
     return gpu_sketch_cuts_from_host_csr<Mem>(space_, h.row_map, h.entries, h.values, h.n_features, fit.dtrain.weight,
                                               p.max_bin, *comm_, fit.plan.categorical);

@@ -51,62 +51,91 @@ struct SketchBatches {
   std::vector<std::uint64_t> rows, split;
 };
 
-/// Feature f's values of this rank before local value position `at` (row-major order), from the
-/// per-block counts `count` (count_block_values) and the rows' value offsets `offset`.
+/// Where this rank's values are: `count` (count_block_values: values per row block and feature) and
+/// `block_start` (values before each row block, blocks + 1 entries) over `rows` rows. A value
+/// position is found through its block and a walk over that block's rows only.
 template <class RowValues>
-void count_values_before(std::uint64_t at, std::vector<std::uint64_t> const& offset,
-                         std::vector<std::size_t> const& count, std::size_t features, RowValues const& row_values,
-                         std::int64_t* out) {
-  std::size_t const rows = offset.size() - 1;
-  std::size_t const row = static_cast<std::size_t>(std::upper_bound(offset.begin(), offset.end(), at) - offset.begin()) - 1;
-  std::size_t const block = row / kSketchRowBlock;
-  for (std::size_t b = 0; b < block; ++b)
-    for (std::size_t f = 0; f < features; ++f) out[f] += static_cast<std::int64_t>(count[b * features + f]);
-  for (std::size_t i = block * kSketchRowBlock; i < std::min(row + 1, rows); ++i) {
-    std::uint64_t position = offset[i];
-    row_values(i, [&](std::size_t f, float) {
-      if (position++ < at) ++out[f];
+struct ValueLocator {
+  std::size_t rows, features;
+  RowValues const& row_values;
+  std::vector<std::size_t> count;
+  std::vector<std::uint64_t> block_start;
+
+  ValueLocator(std::size_t rows_, std::size_t features_, RowValues const& rv)
+      : rows(rows_), features(features_), row_values(rv) {
+    std::size_t const n_blocks = (rows + kSketchRowBlock - 1) / kSketchRowBlock;
+    count = count_block_values(rows, features, n_blocks, row_values);
+    block_start.assign(n_blocks + 1, 0);
+    for (std::size_t b = 0; b < n_blocks; ++b) {
+      std::uint64_t n = 0;
+      for (std::size_t f = 0; f < features; ++f) n += count[b * features + f];
+      block_start[b + 1] = block_start[b] + n;
+    }
+  }
+  std::uint64_t values() const { return block_start.back(); }
+
+  /// Calls visit(row, position of the row's first value) for the rows of the block holding value
+  /// position `at` (< values()) up to the row holding it, and returns that row.
+  template <class Visit>
+  std::size_t walk_to(std::uint64_t at, Visit const& visit) const {
+    auto const block = static_cast<std::size_t>(std::upper_bound(block_start.begin(), block_start.end(), at) -
+                                                block_start.begin()) - 1;
+    std::uint64_t position = block_start[block];
+    for (std::size_t i = block * kSketchRowBlock;; ++i) {
+      std::uint64_t n = 0;
+      row_values(i, [&](std::size_t, float) { ++n; });
+      visit(i, position);
+      if (position + n > at) return i;
+      position += n;
+    }
+  }
+
+  /// Feature f's values before value position `at` into out[f] (added).
+  void count_before(std::uint64_t at, std::int64_t* out) const {
+    if (at >= values()) {
+      for (std::size_t k = 0; k < count.size() - 1; ++k) out[k % features] += static_cast<std::int64_t>(count[k]);
+      return;
+    }
+    auto const block = static_cast<std::size_t>(std::upper_bound(block_start.begin(), block_start.end(), at) -
+                                                block_start.begin()) - 1;
+    for (std::size_t k = 0; k < block * features; ++k) out[k % features] += static_cast<std::int64_t>(count[k]);
+    walk_to(at, [&](std::size_t i, std::uint64_t position) {
+      row_values(i, [&](std::size_t f, float) {
+        if (position++ < at) ++out[f];
+      });
     });
   }
-}
 
-/// The global row of this rank's local value position `at` plus 1, or 0 when `at` is not this
-/// rank's (for a max-reduction over ranks).
-inline std::uint64_t row_of_value(std::uint64_t at, std::vector<std::uint64_t> const& offset, std::uint64_t first_row) {
-  if (at >= offset.back()) return 0;
-  auto const row = static_cast<std::uint64_t>(std::upper_bound(offset.begin(), offset.end(), at) - offset.begin()) - 1;
-  return first_row + row + 1;
-}
+  /// The row holding value position `at` plus `first_row` + 1, or 0 when `at` is not this rank's
+  /// (for a max-reduction over ranks).
+  std::uint64_t row_plus_one(std::uint64_t at, std::uint64_t first_row) const {
+    if (at >= values()) return 0;
+    return first_row + walk_to(at, [](std::size_t, std::uint64_t) {}) + 1;
+  }
+};
 
 /// The batch layout of this rank's `rows` rows within the job (rows of earlier ranks first), with
 /// `batch_values` values per batch (upstream's kBatchValues; smaller in tests).
 template <class RowValues>
 SketchBatches sketch_batches(std::size_t rows, std::size_t features, RowValues const& row_values, Collective& comm,
                              std::uint64_t batch_values = gpu_sketch::kBatchValues) {
-  std::size_t const n_blocks = (rows + kSketchRowBlock - 1) / kSketchRowBlock;
-  std::vector<std::size_t> const count = count_block_values(rows, features, n_blocks, row_values);
-  std::vector<std::uint64_t> offset(rows + 1, 0);
-  for (std::size_t i = 0; i < rows; ++i) {
-    std::uint64_t n = 0;
-    row_values(i, [&](std::size_t, float) { ++n; });
-    offset[i + 1] = offset[i] + n;
-  }
-  auto const local = static_cast<std::int64_t>(offset.back());
+  ValueLocator<RowValues> const where(rows, features, row_values);
+  auto const local = static_cast<std::int64_t>(where.values());
   std::uint64_t const value_base = static_cast<std::uint64_t>(comm.exclusive_prefix_sum(local));
   std::uint64_t const total = static_cast<std::uint64_t>(comm.sum(local));
   std::uint64_t const first_row = static_cast<std::uint64_t>(comm.exclusive_prefix_sum(static_cast<std::int64_t>(rows)));
   SketchBatches out;
   out.batches = static_cast<std::size_t>((total + batch_values - 1) / batch_values);
   std::size_t const B = out.batches;
-  // Rows spanned: the global rows of each batch's first and last value, found by their owners.
-  std::vector<std::uint64_t> ends(2 * B, 0);
   auto local_at = [&](std::uint64_t global) {
     return global >= value_base ? global - value_base : std::numeric_limits<std::uint64_t>::max();
   };
+  // Rows spanned: the global rows of each batch's first and last value, found by their owners.
+  std::vector<std::uint64_t> ends(2 * B, 0);
   for (std::size_t b = 0; b < B; ++b) {
     std::uint64_t const lo = b * batch_values, hi = std::min(total, lo + batch_values) - 1;
-    ends[2 * b] = row_of_value(local_at(lo), offset, first_row);
-    ends[2 * b + 1] = row_of_value(local_at(hi), offset, first_row);
+    ends[2 * b] = where.row_plus_one(local_at(lo), first_row);
+    ends[2 * b + 1] = where.row_plus_one(local_at(hi), first_row);
   }
   comm.allreduce_max(ends.data(), ends.size());
   for (std::size_t b = 0; b < B; ++b) out.rows.push_back(std::max<std::uint64_t>(1, ends[2 * b + 1] - ends[2 * b] + 1));
@@ -114,15 +143,7 @@ SketchBatches sketch_batches(std::size_t rows, std::size_t features, RowValues c
   std::vector<std::int64_t> before((B + 1) * features, 0);
   for (std::size_t b = 1; b <= B; ++b) {
     std::uint64_t const at = std::min(total, b * batch_values);
-    std::int64_t* const row = before.data() + b * features;
-    if (at <= value_base) continue;
-    std::uint64_t const mine = at - value_base;
-    if (mine >= offset.back()) {
-      for (std::size_t blk = 0; blk < n_blocks; ++blk)
-        for (std::size_t f = 0; f < features; ++f) row[f] += static_cast<std::int64_t>(count[blk * features + f]);
-    } else {
-      count_values_before(mine, offset, count, features, row_values, row);
-    }
+    if (at > value_base) where.count_before(at - value_base, before.data() + b * features);
   }
   comm.allreduce_sum(before.data(), before.size());
   out.split.resize(features * (B + 1));
