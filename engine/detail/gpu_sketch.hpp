@@ -239,32 +239,12 @@ HistogramCuts<Mem> gpu_sketch_host_rows(ExecutionSpace const& space, std::size_t
   check_sketch_inputs(rows, hw.extent(0), max_bin);
   SketchBatches const batches = sketch_batches(rows, features, row_values, comm);
   GatheredColumns const cols = gather_columns(rows, features, hw, row_values);
-  std::vector<FeatureCuts> per_feature;
-  if (comm.size() == 1) {
-    per_feature.resize(features);
-    run_on_host_threads(features, [&](std::size_t f) {
-      float const* const weights = cols.weights ? cols.weights.get() + cols.begin[f] : nullptr;
-      per_feature[f] = gpu_column_cuts(f, cols.values.get() + cols.begin[f], weights, cols.begin[f + 1] - cols.begin[f],
-                                       batches, max_bin, categorical);
-    });
-  } else {
-    HostColumns local;
-    local.begin = cols.begin;
-    local.values.assign(cols.values.get(), cols.values.get() + cols.begin[features]);
-    if (cols.weights) local.weights.assign(cols.weights.get(), cols.weights.get() + cols.begin[features]);
-    std::uint64_t any_weighted = cols.weights ? 1 : 0;
-    comm.allreduce_max(&any_weighted, 1);
-    HostColumns const owned = exchange_columns(comm, local, features, any_weighted != 0);
-    std::size_t const n_owned = owned.begin.size() - 1;
-    std::vector<FeatureCuts> owned_cuts(n_owned);
-    run_on_host_threads(n_owned, [&](std::size_t k) {
-      std::size_t const f = static_cast<std::size_t>(comm.rank()) + k * static_cast<std::size_t>(comm.size());
-      owned_cuts[k] = gpu_column_cuts(f, owned.values.data() + owned.begin[k],
-                                      owned.weights.empty() ? nullptr : owned.weights.data() + owned.begin[k],
-                                      owned.begin[k + 1] - owned.begin[k], batches, max_bin, categorical);
-    });
-    per_feature = share_cuts(comm, owned_cuts, features);
-  }
+  auto const column_cuts = [&](std::size_t f, float const* v, float const* w, std::size_t n) {
+    return gpu_column_cuts(f, v, w, n, batches, max_bin, categorical);
+  };
+  std::vector<FeatureCuts> const per_feature = comm.size() == 1
+                                                   ? cuts_of_columns(cols, features, column_cuts)
+                                                   : cuts_of_distributed_columns(comm, cols, features, column_cuts);
   return assemble_cuts<Mem>(space, per_feature, categorical);
 }
 
@@ -281,13 +261,8 @@ HistogramCuts<Mem> gpu_sketch_cuts_from_host(ExecutionSpace const& space,
                                              Collective& comm = local_collective(),
                                              std::vector<std::uint8_t> const& categorical = {}) {
   compat::ScopedRegion region("kboost::hist_cuts::gpu_sketch_cuts_from_host");
-  std::size_t const features = hX.extent(1);
-  return detail::gpu_sketch_host_rows<Mem>(space, hX.extent(0), features, hw, max_bin, [&](std::size_t i, auto&& add) {
-    for (std::size_t f = 0; f < features; ++f) {
-      float const v = hX(i, f);
-      if (v == v) add(f, v);
-    }
-  }, comm, categorical);
+  return detail::gpu_sketch_host_rows<Mem>(space, hX.extent(0), hX.extent(1), hw, max_bin, detail::dense_row_values(hX),
+                                           comm, categorical);
 }
 
 /// gpu_sketch_cuts_from_host's cuts of X (rows × features in memory space `Mem`, NaN = missing,

@@ -220,23 +220,24 @@ inline FeatureCuts feature_cuts(std::size_t f, float const* v, float const* w, s
   return is_categorical ? categorical_feature_cuts(v, n) : sketch_feature(v, w, n, max_bin);
 }
 
-/// Every feature's cuts from this process's gathered columns (a fit on one rank).
-inline std::vector<FeatureCuts> sketch_columns(GatheredColumns const& cols, std::size_t features, int max_bin,
-                                               std::vector<std::uint8_t> const& categorical) {
+/// Every feature's cuts from this process's gathered columns (a fit on one rank):
+/// column_cuts(f, values, weights or nullptr, n) for each feature f, features on host threads.
+template <class ColumnCuts>
+std::vector<FeatureCuts> cuts_of_columns(GatheredColumns const& cols, std::size_t features, ColumnCuts const& column_cuts) {
   std::vector<FeatureCuts> per_feature(features);
   run_on_host_threads(features, [&](std::size_t f) {
     float const* const weights = cols.weights ? cols.weights.get() + cols.begin[f] : nullptr;
-    per_feature[f] = feature_cuts(f, cols.values.get() + cols.begin[f], weights, cols.begin[f + 1] - cols.begin[f],
-                                  max_bin, categorical);
+    per_feature[f] = column_cuts(f, cols.values.get() + cols.begin[f], weights, cols.begin[f + 1] - cols.begin[f]);
   });
   return per_feature;
 }
 
 /// Every feature's cuts on every rank of `comm` from each rank's gathered shard of the rows: the
-/// owner of a feature sketches its whole column (exchange_columns), then the cuts are shared.
-inline std::vector<FeatureCuts> sketch_distributed_columns(Collective& comm, GatheredColumns const& cols,
-                                                           std::size_t features, int max_bin,
-                                                           std::vector<std::uint8_t> const& categorical) {
+/// owner of a feature makes its cuts from the whole column (exchange_columns, column_cuts as in
+/// cuts_of_columns), then the cuts are shared.
+template <class ColumnCuts>
+std::vector<FeatureCuts> cuts_of_distributed_columns(Collective& comm, GatheredColumns const& cols, std::size_t features,
+                                                     ColumnCuts const& column_cuts) {
   HostColumns local;
   local.begin = cols.begin;
   local.values.assign(cols.values.get(), cols.values.get() + cols.begin[features]);
@@ -248,11 +249,21 @@ inline std::vector<FeatureCuts> sketch_distributed_columns(Collective& comm, Gat
   std::vector<FeatureCuts> owned_cuts(n_owned);
   run_on_host_threads(n_owned, [&](std::size_t k) {
     std::size_t const f = static_cast<std::size_t>(comm.rank()) + k * static_cast<std::size_t>(comm.size());
-    owned_cuts[k] = feature_cuts(f, owned.values.data() + owned.begin[k],
-                                 owned.weights.empty() ? nullptr : owned.weights.data() + owned.begin[k],
-                                 owned.begin[k + 1] - owned.begin[k], max_bin, categorical);
+    owned_cuts[k] = column_cuts(f, owned.values.data() + owned.begin[k],
+                                owned.weights.empty() ? nullptr : owned.weights.data() + owned.begin[k],
+                                owned.begin[k + 1] - owned.begin[k]);
   });
   return share_cuts(comm, owned_cuts, features);
+}
+
+/// The row visitor of a dense host matrix (sketch_host_rows' row_values): row i's non-NaN values.
+inline auto dense_row_values(Kokkos::View<const float**, Kokkos::LayoutRight, Kokkos::HostSpace> hX) {
+  return [hX](std::size_t i, auto&& add) {
+    for (std::size_t f = 0; f < hX.extent(1); ++f) {
+      float const v = hX(i, f);
+      if (v == v) add(f, v);  // NaN = missing
+    }
+  };
 }
 
 /// The body of sketch_cuts_from_host for any row storage: `row_values(i, add)` calls add(f, v) for
@@ -267,9 +278,12 @@ HistogramCuts<Mem> sketch_host_rows(ExecutionSpace const& space, std::size_t row
                                     std::vector<std::uint8_t> const& categorical) {
   check_sketch_inputs(rows, hw.extent(0), max_bin);
   GatheredColumns const cols = gather_columns(rows, features, hw, row_values);
+  auto const column_cuts = [&](std::size_t f, float const* v, float const* w, std::size_t n) {
+    return feature_cuts(f, v, w, n, max_bin, categorical);
+  };
   std::vector<FeatureCuts> const per_feature = comm.size() == 1
-                                                   ? sketch_columns(cols, features, max_bin, categorical)
-                                                   : sketch_distributed_columns(comm, cols, features, max_bin, categorical);
+                                                   ? cuts_of_columns(cols, features, column_cuts)
+                                                   : cuts_of_distributed_columns(comm, cols, features, column_cuts);
   return assemble_cuts<Mem>(space, per_feature, categorical);
 }
 
@@ -289,13 +303,8 @@ HistogramCuts<Mem> sketch_cuts_from_host(ExecutionSpace const& space,
                                          Collective& comm = local_collective(),
                                          std::vector<std::uint8_t> const& categorical = {}) {
   compat::ScopedRegion region("kboost::hist_cuts::sketch_cuts_from_host");
-  std::size_t const features = hX.extent(1);
-  return detail::sketch_host_rows<Mem>(space, hX.extent(0), features, hw, max_bin, [&](std::size_t i, auto&& add) {
-    for (std::size_t f = 0; f < features; ++f) {
-      float const v = hX(i, f);
-      if (v == v) add(f, v);  // NaN = missing
-    }
-  }, comm, categorical);
+  return detail::sketch_host_rows<Mem>(space, hX.extent(0), hX.extent(1), hw, max_bin, detail::dense_row_values(hX), comm,
+                                       categorical);
 }
 
 /// sketch_cuts_from_host of a host CSR matrix (rows × n_features: row_map rows + 1 offsets,
