@@ -103,7 +103,8 @@ TEST_CASE("gpu sketch " TEST_BACKEND ": the batch layout equals a direct count",
     for (std::size_t f = 0; f < features; ++f)
       if (f < i % 4) add(f, static_cast<float>(i));
   };
-  auto const layout = kboost::detail::sketch_batches(rows, features, row_values, kboost::local_collective(), 7);
+  kboost::detail::ValueLocator<decltype(row_values)> const where(rows, features, row_values);
+  auto const layout = kboost::detail::sketch_batches(where, kboost::local_collective(), 7);
   // direct: the global value index of each (row, feature) and the batch it falls in
   std::vector<std::size_t> row_of;  // row of each value in row-major order
   std::vector<std::size_t> feature_of;

@@ -114,12 +114,12 @@ struct ValueLocator {
   }
 };
 
-/// The batch layout of this rank's `rows` rows within the job (rows of earlier ranks first), with
+/// The batch layout of this rank's rows (`where`) within the job (rows of earlier ranks first), with
 /// `batch_values` values per batch (upstream's kBatchValues; smaller in tests).
 template <class RowValues>
-SketchBatches sketch_batches(std::size_t rows, std::size_t features, RowValues const& row_values, Collective& comm,
+SketchBatches sketch_batches(ValueLocator<RowValues> const& where, Collective& comm,
                              std::uint64_t batch_values = gpu_sketch::kBatchValues) {
-  ValueLocator<RowValues> const where(rows, features, row_values);
+  std::size_t const rows = where.rows, features = where.features;
   auto const local = static_cast<std::int64_t>(where.values());
   std::uint64_t const value_base = static_cast<std::uint64_t>(comm.exclusive_prefix_sum(local));
   std::uint64_t const total = static_cast<std::uint64_t>(comm.sum(local));
@@ -237,15 +237,13 @@ HistogramCuts<Mem> gpu_sketch_host_rows(ExecutionSpace const& space, std::size_t
                                         RowValues const& row_values, Collective& comm,
                                         std::vector<std::uint8_t> const& categorical) {
   check_sketch_inputs(rows, hw.extent(0), max_bin);
-  SketchBatches const batches = sketch_batches(rows, features, row_values, comm);
-  GatheredColumns const cols = gather_columns(rows, features, hw, row_values);
-  auto const column_cuts = [&](std::size_t f, float const* v, float const* w, std::size_t n) {
-    return gpu_column_cuts(f, v, w, n, batches, max_bin, categorical);
-  };
-  std::vector<FeatureCuts> const per_feature = comm.size() == 1
-                                                   ? cuts_of_columns(cols, features, column_cuts)
-                                                   : cuts_of_distributed_columns(comm, cols, features, column_cuts);
-  return assemble_cuts<Mem>(space, per_feature, categorical);
+  ValueLocator<RowValues> const where(rows, features, row_values);
+  SketchBatches const batches = sketch_batches(where, comm);
+  GatheredColumns const cols = gather_columns(rows, features, hw, row_values, &where.count);
+  return cuts_from_columns<Mem>(space, comm, cols, features, categorical,
+                                [&](std::size_t f, float const* v, float const* w, std::size_t n) {
+                                  return gpu_column_cuts(f, v, w, n, batches, max_bin, categorical);
+                                });
 }
 
 }  // namespace detail

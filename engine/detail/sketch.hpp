@@ -185,15 +185,17 @@ inline std::vector<std::size_t> block_offsets(std::vector<std::size_t> const& co
 }
 
 /// The non-missing values of `rows` rows (and their weights `hw`, extent 0 = unweighted) gathered
-/// into columns, row blocks in parallel.
+/// into columns, row blocks in parallel. `block_counts`: count_block_values' result when the caller
+/// has it already.
 template <class RowValues>
 GatheredColumns gather_columns(std::size_t rows, std::size_t features, Kokkos::View<const float*, Kokkos::HostSpace> hw,
-                               RowValues const& row_values) {
+                               RowValues const& row_values, std::vector<std::size_t> const* block_counts = nullptr) {
   bool const weighted = hw.extent(0) != 0;
   std::size_t const n_blocks = (rows + kSketchRowBlock - 1) / kSketchRowBlock;
   GatheredColumns cols;
   std::vector<std::size_t> offset =
-      block_offsets(count_block_values(rows, features, n_blocks, row_values), features, n_blocks, cols.begin);
+      block_offsets(block_counts ? *block_counts : count_block_values(rows, features, n_blocks, row_values), features,
+                    n_blocks, cols.begin);
   // Not value-initialised: the gather below writes every element, so its threads also share the
   // first-touch page faults of these arrays (rows × features floats) instead of one thread paying them.
   cols.values.reset(new float[cols.begin[features]]);
@@ -256,6 +258,18 @@ std::vector<FeatureCuts> cuts_of_distributed_columns(Collective& comm, GatheredC
   return share_cuts(comm, owned_cuts, features);
 }
 
+/// HistogramCuts from gathered columns: column_cuts as in cuts_of_columns, on this process or, on
+/// several ranks, by each feature's owner (cuts_of_distributed_columns).
+template <class Mem, class ExecutionSpace, class ColumnCuts>
+HistogramCuts<Mem> cuts_from_columns(ExecutionSpace const& space, Collective& comm, GatheredColumns const& cols,
+                                     std::size_t features, std::vector<std::uint8_t> const& categorical,
+                                     ColumnCuts const& column_cuts) {
+  std::vector<FeatureCuts> const per_feature = comm.size() == 1
+                                                   ? cuts_of_columns(cols, features, column_cuts)
+                                                   : cuts_of_distributed_columns(comm, cols, features, column_cuts);
+  return assemble_cuts<Mem>(space, per_feature, categorical);
+}
+
 /// The row visitor of a dense host matrix (sketch_host_rows' row_values): row i's non-NaN values.
 inline auto dense_row_values(Kokkos::View<const float**, Kokkos::LayoutRight, Kokkos::HostSpace> hX) {
   return [hX](std::size_t i, auto&& add) {
@@ -278,13 +292,10 @@ HistogramCuts<Mem> sketch_host_rows(ExecutionSpace const& space, std::size_t row
                                     std::vector<std::uint8_t> const& categorical) {
   check_sketch_inputs(rows, hw.extent(0), max_bin);
   GatheredColumns const cols = gather_columns(rows, features, hw, row_values);
-  auto const column_cuts = [&](std::size_t f, float const* v, float const* w, std::size_t n) {
-    return feature_cuts(f, v, w, n, max_bin, categorical);
-  };
-  std::vector<FeatureCuts> const per_feature = comm.size() == 1
-                                                   ? cuts_of_columns(cols, features, column_cuts)
-                                                   : cuts_of_distributed_columns(comm, cols, features, column_cuts);
-  return assemble_cuts<Mem>(space, per_feature, categorical);
+  return cuts_from_columns<Mem>(space, comm, cols, features, categorical,
+                                [&](std::size_t f, float const* v, float const* w, std::size_t n) {
+                                  return feature_cuts(f, v, w, n, max_bin, categorical);
+                                });
 }
 
 }  // namespace detail
