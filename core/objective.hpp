@@ -39,6 +39,10 @@ struct ObjectiveParams {
   /// its scale σ.
   std::string aft_loss_distribution = "normal";
   float aft_loss_distribution_scale = 1.0f;
+  /// kboost_math_functions: whose float exp/log the gradients and intercepts reproduce:
+  /// "upstream_gpu" (default; CUDA's, as upstream's device=cuda build) or "upstream_cpu" (glibc's,
+  /// as its CPU build). Either gives the same bits on every backend (core/cuda_math.hpp).
+  std::string math_functions = "upstream_gpu";
 };
 
 /// Objectives kboost knows. All but kHinge train (kCox's, kAft's and kRank's gradients on the host).

@@ -262,7 +262,8 @@ def run_one(name, kboost, tmp, threads):
     # upstream's CPU cuts: this table compares with upstream's CPU hist (kboost's default sketch is
     # upstream's GPU one, compared in the section above)
     cmd = [kboost, "--nthread", str(threads), "train", "--data", tr, "--objective", objective, "--num-round",
-           str(ROUNDS), "--model-out", model, "--quiet", "--kboost_sketch_method", "upstream_cpu"]
+           str(ROUNDS), "--model-out", model, "--quiet", "--kboost_sketch_method", "upstream_cpu",
+           "--kboost_math_functions", "upstream_cpu"]
     for k, v in {**PARAMS, **extra}.items():
         cmd += [f"--{k}", str(v)]
     if qtr is not None:

@@ -108,6 +108,7 @@ TEST_CASE("gradients " TEST_BACKEND ": upstream formulas, bit for bit", "[object
     for (bool weighted : {false, true}) {
       kboost::ObjectiveParams p;
       p.objective = c.name;
+      p.math_functions = "upstream_cpu";  // the reference is upstream's CPU build: glibc's expf
       p.num_class = c.groups > 1 ? c.groups : 0;
       p.scale_pos_weight = c.spw;
       p.tweedie_variance_power = 1.3f;
@@ -170,10 +171,20 @@ TEST_CASE("gradients " TEST_BACKEND ": the FMA build of the host kernel gives th
   Kokkos::View<float*, Host> y01("y01", n);
   for (std::size_t i = 0; i < n; ++i) y01(i) = static_cast<float>(i % 2);
   using kboost::detail::GradientFunctor;
-  CHECK(both(GradientFunctor<kboost::LogisticLoss, Host>{kboost::LogisticLoss(params), 1, m, y01, w, g1, bad}));
-  CHECK(both(GradientFunctor<kboost::PoissonLoss, Host>{kboost::PoissonLoss(params), 1, m, y, w, g1, bad}));
-  CHECK(both(GradientFunctor<kboost::TweedieLoss, Host>{kboost::TweedieLoss(params), 1, m, y, w, g1, bad}));
-  CHECK(both(GradientFunctor<kboost::SoftmaxLoss, Host>{kboost::SoftmaxLoss(params), 3, m, y, w, g3, bad}));
+  using kboost::make_loss;
+  Kokkos::DefaultHostExecutionSpace const host;
+  for (char const* math : {"upstream_cpu", "upstream_gpu"}) {
+    INFO("kboost_math_functions " << math);
+    params.math_functions = math;
+    CHECK(both(GradientFunctor<kboost::LogisticLoss, Host>{make_loss<kboost::LogisticLoss>(host, params), 1, m, y01, w,
+                                                           g1, bad}));
+    CHECK(both(GradientFunctor<kboost::PoissonLoss, Host>{make_loss<kboost::PoissonLoss>(host, params), 1, m, y, w, g1,
+                                                          bad}));
+    CHECK(both(GradientFunctor<kboost::TweedieLoss, Host>{make_loss<kboost::TweedieLoss>(host, params), 1, m, y, w, g1,
+                                                          bad}));
+    CHECK(both(GradientFunctor<kboost::SoftmaxLoss, Host>{make_loss<kboost::SoftmaxLoss>(host, params), 3, m, y, w, g3,
+                                                          bad}));
+  }
 }
 #endif
 

@@ -64,6 +64,7 @@ TEST_CASE("train " TEST_BACKEND ": categorical splits match upstream hist (adult
   for (auto const& [k, v] : c["params"].items()) kv[k] = v.get<std::string>();
   kv["num_round"] = std::to_string(golden["rounds"].get<int>());
   kv["kboost_sketch_method"] = "upstream_cpu";  // the goldens are upstream 3.2 CPU hist's: its sketch's cuts
+  kv["kboost_math_functions"] = "upstream_cpu";  // and its glibc exp/log
   kboost::BasicBooster<TEST_EXECSPACE> b;
   b.train(kboost::parse_params(kv), train, {{"test", test}});
   auto const& m = b.model();

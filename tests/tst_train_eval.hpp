@@ -34,7 +34,8 @@ TEST_CASE("train " TEST_BACKEND ": early stopping matches upstream", "[train][ev
   b.train(kboost::parse_params({{"objective", "binary:logistic"}, {"max_depth", "6"}, {"eta", "0.3"},
                                 {"max_bin", "256"}, {"eval_metric", "error,logloss"}, {"num_round", "200"},
                                 {"early_stopping_rounds", "5"}, {"verbosity", "0"},
-                                {"kboost_sketch_method", "upstream_cpu"}}),  // the golden is upstream 3.2 CPU hist's
+                                {"kboost_sketch_method", "upstream_cpu"},  // the golden is upstream 3.2 CPU hist's
+                                {"kboost_math_functions", "upstream_cpu"}}),
           tr, {{"train", tr}, {"test", te}}, &log);
   auto const& m = b.model();
   CHECK(m.num_rounds() == g.at("rounds").get<int>());

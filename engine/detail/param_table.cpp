@@ -394,6 +394,9 @@ std::vector<ParamEntry> param_table(TrainParams& p) {  // declarative table: one
       {"kboost_hist_tune"});
   add(kTuning, "sketch_method", choice(p.sketch_method, {"upstream_gpu", "upstream_cpu", "exact_quantile"}),
       "histogram cuts: upstream's GPU sketch (device=cuda's cuts), upstream's CPU sketch, or exact quantiles on the device", {"kboost_sketch_method"});
+  add(kTuning, "math_functions", choice(p.math_functions, {"upstream_gpu", "upstream_cpu"}),
+      "float exp/log of the gradients and intercepts: CUDA's (device=cuda's) or glibc's (upstream's CPU build)",
+      {"kboost_math_functions"});
   return t;
 }
 

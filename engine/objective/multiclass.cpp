@@ -3,12 +3,48 @@
 /// MulticlassInitEstimation, DefaultEvalMetric, SaveConfig).
 #include <kboost/engine/objective/multiclass.hpp>
 
+#include <kboost/core/cuda_math.hpp>
+
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
 
 namespace kboost {
 namespace {
+
+/// cub::DeviceReduce::Sum of n floats in one tile (n <= 256: one value per thread): each warp's
+/// shuffle tree (lane i adds lane i + d for d = 1, 2, 4, 8, 16 where that lane holds a value), then
+/// the warps' sums in warp order. Above 256 values each thread first adds its strided values.
+float cub_block_sum(std::vector<float> const& v) {
+  constexpr std::size_t kThreads = 256, kWarp = 32;
+  std::vector<float> lane(std::min(v.size(), kThreads));
+  for (std::size_t i = 0; i < v.size(); ++i) lane[i % kThreads] = i < kThreads ? v[i] : lane[i % kThreads] + v[i];
+  float total = 0;
+  for (std::size_t w = 0; w < lane.size(); w += kWarp) {
+    std::size_t const valid = std::min(kWarp, lane.size() - w);
+    for (std::size_t d = 1; d < kWarp; d *= 2)
+      for (std::size_t i = 0; i + d < valid; i += 2 * d) lane[w + i] += lane[w + i + d];
+    total = w == 0 ? lane[w] : total + lane[w];
+  }
+  return total;
+}
+
+/// MulticlassInitEstimation as upstream 3.4.1's device=cuda build computes it from the class
+/// weights `hist` and their sum: VecScaDiv (each times 1 / total, in double), LogE (CUDA's logf of
+/// freq + kRtEps), common::Mean (cub's sum of v / n in float), each minus the mean.
+std::vector<float> centred_log_frequencies_gpu(std::vector<float> hist, double total) {
+  double const inv_total = 1.0 / total;
+  float const n = static_cast<float>(hist.size());
+  std::vector<float> scaled;
+  for (auto& h : hist) {
+    h = pmath::cuda::logf(static_cast<float>(h * inv_total) + 1e-6f);
+    scaled.push_back(h / n);
+  }
+  float const mean = cub_block_sum(scaled);
+  for (auto& h : hist) h -= mean;
+  return hist;
+}
 
 /// One output per class, labels that are classes, the intercepts from the class frequencies, its
 /// metric and SoftmaxMultiClassParam.
@@ -37,7 +73,7 @@ class MulticlassFacts final : public Objective {
   }
 };
 
-std::vector<float> MulticlassFacts::intercept(ObjectiveParams const&, std::vector<float> const& labels,
+std::vector<float> MulticlassFacts::intercept(ObjectiveParams const& p, std::vector<float> const& labels,
                                               std::vector<float> const& weights, int n_groups,
                                               std::vector<std::uint32_t> const&) const {
   // MulticlassInitEstimation: float histogram of (weighted) labels, divided by the double weight
@@ -53,6 +89,7 @@ std::vector<float> MulticlassFacts::intercept(ObjectiveParams const&, std::vecto
     hist[static_cast<std::size_t>(c)] += w;
     total += w;
   }
+  if (p.math_functions == "upstream_gpu") return centred_log_frequencies_gpu(hist, total);
   double mean = 0;
   for (auto& h : hist) {
     float const freq = static_cast<float>(h / total);

@@ -3,7 +3,6 @@
 /// multi:softprob and multi:softmax, as upstream XGBoost 3.2's SoftmaxMultiClassObj
 /// (src/objective/multiclass_obj.cu): one output per class, the softmax gradients of a row's
 /// margins, the intercepts from the class frequencies (multiclass.cpp).
-#include <kboost/core/portable_math.hpp>
 #include <kboost/engine/objective/loss_family.hpp>
 
 namespace kboost {
@@ -14,19 +13,20 @@ namespace kboost {
 /// gradients whenever every margin of a row is below FLT_MIN, so this variant stays.
 struct SoftmaxLoss : DeviceLoss<ObjectiveKind::kSoftprob, true> {
   static constexpr char const* kInvalidLabel = "SoftmaxMultiClassObj: label must be in [0, num_class)";
-  explicit SoftmaxLoss(ObjectiveParams const&) {}
+  pmath::SpecialFunctions fn;
+  explicit SoftmaxLoss(ObjectiveParams const& p) : fn(special_functions(p)) {}
   template <class Margin, class Pairs>
   KOKKOS_INLINE_FUNCTION bool row(Margin const& margin, Pairs const& gpair, std::size_t i, int n_groups, float y,
                                   float w) const {
     float wmax = 1.17549435e-38f;  // std::numeric_limits<float>::min()
     for (int k = 0; k < n_groups; ++k) wmax = margin(i, k) > wmax ? margin(i, k) : wmax;
     double wsum = 0.0;
-    for (int k = 0; k < n_groups; ++k) wsum += pmath::expf(margin(i, k) - wmax);
+    for (int k = 0; k < n_groups; ++k) wsum += fn.exp(margin(i, k) - wmax);
     float lab = y;
     bool const valid = !(lab < 0 || lab >= n_groups);
     if (!valid) lab = 0;
     for (int k = 0; k < n_groups; ++k) {
-      float pk = pmath::expf(margin(i, k) - wmax) / static_cast<float>(wsum);
+      float pk = fn.exp(margin(i, k) - wmax) / static_cast<float>(wsum);
       float const hh = 2.0f * pk * (1.0f - pk) * w;
       float const h = hh > 1e-16f ? hh : 1e-16f;
       pk = lab == static_cast<float>(k) ? pk - 1.0f : pk;

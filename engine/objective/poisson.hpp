@@ -2,7 +2,6 @@
 /// \file poisson.hpp
 /// count:poisson, as upstream XGBoost 3.2's PoissonRegression (src/objective/regression_obj.cu):
 /// gradients exp(m) − y and exp(m + max_delta_step), the label mean as intercept (poisson.cpp).
-#include <kboost/core/portable_math.hpp>
 #include <kboost/engine/objective/loss_family.hpp>
 
 namespace kboost {
@@ -11,9 +10,11 @@ namespace kboost {
 struct PoissonLoss : DeviceLoss<ObjectiveKind::kPoisson> {
   static constexpr char const* kInvalidLabel = "PoissonRegression: label must be nonnegative";
   float max_delta_step;
-  explicit PoissonLoss(ObjectiveParams const& p) : max_delta_step(p.poisson_max_delta_step) {}
+  pmath::SpecialFunctions fn;
+  explicit PoissonLoss(ObjectiveParams const& p)
+      : max_delta_step(p.poisson_max_delta_step), fn(special_functions(p)) {}
   KOKKOS_INLINE_FUNCTION bool operator()(float pr, float y, float w, GradientPair& out) const {
-    out = GradientPair{(pmath::expf(pr) - y) * w, pmath::expf(pr + max_delta_step) * w};
+    out = GradientPair{(fn.exp(pr) - y) * w, fn.exp(pr + max_delta_step) * w};
     return !(y < 0.0f);
   }
 };

@@ -5,27 +5,30 @@
 /// regression_obj.cu) over the losses of src/objective/regression_loss.h (LinearSquareLoss,
 /// SquaredLogError, LogisticClassification, LogisticRaw, GammaDeviance). The device losses are
 /// here; the host facts (labels, intercept, metric, model-file parameters) in regression_loss.cpp.
-#include <kboost/core/portable_math.hpp>
+#include <kboost/core/cuda_math.hpp>
 #include <kboost/engine/objective/loss_family.hpp>
 
 namespace kboost {
 
 /// What the RegLossObj losses but SquaredLogError share: rows with label 1 weighted by
-/// scale_pos_weight (RegLossParam) before Loss::pair(margin, label, weight, out) gives the pair.
+/// scale_pos_weight (RegLossParam) before Loss::pair(fn, margin, label, weight, out) gives the
+/// pair, `fn` the special functions of the build it reproduces.
 template <class Loss, ObjectiveKind K>
 struct ScalePosWeightLoss : DeviceLoss<K> {
   float scale_pos_weight;
-  explicit ScalePosWeightLoss(ObjectiveParams const& p) : scale_pos_weight(p.scale_pos_weight) {}
+  pmath::SpecialFunctions fn;
+  explicit ScalePosWeightLoss(ObjectiveParams const& p)
+      : scale_pos_weight(p.scale_pos_weight), fn(special_functions(p)) {}
   KOKKOS_INLINE_FUNCTION bool operator()(float margin, float y, float w, GradientPair& out) const {
     if (y == 1.0f) w *= scale_pos_weight;
-    return Loss::pair(margin, y, w, out);
+    return Loss::pair(fn, margin, y, w, out);
   }
 };
 
 /// LinearSquareLoss, rows with label 1 weighted by scale_pos_weight.
 struct SquaredErrorLoss : ScalePosWeightLoss<SquaredErrorLoss, ObjectiveKind::kSquaredError> {
   using ScalePosWeightLoss::ScalePosWeightLoss;
-  KOKKOS_INLINE_FUNCTION static bool pair(float pr, float y, float w, GradientPair& out) {
+  KOKKOS_INLINE_FUNCTION static bool pair(pmath::SpecialFunctions, float pr, float y, float w, GradientPair& out) {
     out = GradientPair{(pr - y) * w, 1.0f * w};
     return true;
   }
@@ -35,8 +38,9 @@ struct SquaredErrorLoss : ScalePosWeightLoss<SquaredErrorLoss, ObjectiveKind::kS
 struct LogisticLoss : ScalePosWeightLoss<LogisticLoss, ObjectiveKind::kLogistic> {
   static constexpr char const* kInvalidLabel = "label must be in [0,1] for logistic regression";
   using ScalePosWeightLoss::ScalePosWeightLoss;
-  KOKKOS_INLINE_FUNCTION static bool pair(float margin, float y, float w, GradientPair& out) {
-    float const pr = pmath::sigmoid(margin);
+  KOKKOS_INLINE_FUNCTION static bool pair(pmath::SpecialFunctions fn, float margin, float y, float w,
+                                          GradientPair& out) {
+    float const pr = fn.sigmoid(margin);
     float const h = pr * (1.0f - pr);
     out = GradientPair{(pr - y) * w, (h > 1e-16f ? h : 1e-16f) * w};
     return y >= 0.0f && y <= 1.0f;
@@ -53,8 +57,9 @@ struct LogitRawLoss : LogisticLoss {
 struct GammaLoss : ScalePosWeightLoss<GammaLoss, ObjectiveKind::kGamma> {
   static constexpr char const* kInvalidLabel = "GammaRegression: label must be positive";
   using ScalePosWeightLoss::ScalePosWeightLoss;
-  KOKKOS_INLINE_FUNCTION static bool pair(float margin, float y, float w, GradientPair& out) {
-    float const pr = pmath::expf(margin);
+  KOKKOS_INLINE_FUNCTION static bool pair(pmath::SpecialFunctions fn, float margin, float y, float w,
+                                          GradientPair& out) {
+    float const pr = fn.exp(margin);
     out = GradientPair{(1.0f - y / pr) * w, (y / pr) * w};
     return y > 0.0f;
   }

@@ -6,6 +6,7 @@
 #   run.sh <case> <kboost> <make_synthetic> <work dir> <shared dir> <registry data dir>
 #   case: lightgbm (needs <shared>/data; exit 4 = skipped when absent), synthetic, resume, failure
 set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 what=$1 kboost=$2 synth=$3 work=$4 shared=${KBOOST_SHARED:-$5} registry=$6  # KBOOST_SHARED as for the Catch2 tests
 mkdir -p "$work" && cd "$work"
 mpi=(mpirun --oversubscribe --bind-to none -np)
@@ -59,6 +60,15 @@ lightgbm)
   same_bytes header --data header.tsv --format csv --delimiter '\t' --label-column y --objective binary:logistic \
     --num-round 8 --max_depth 5
   same_bytes textcolumn --data text.tsv "${tsv[@]}" --objective binary:logistic --num-round 8 --max_depth 5
+  # upstream 3.4.1 device=cuda's trees (tests/golden/upstream_gpu) on 1..4 ranks
+  same_bytes upstream_gpu_binary --data "$b/binary.train" "${tsv[@]}" --objective binary:logistic --num-round 20 \
+    --max_depth 6
+  python3 "$here/trees_equal_golden.py" upstream_gpu_binary.ref.json \
+    "$here/../golden/upstream_gpu/binary_depth6.json" || fail "upstream_gpu_binary: not upstream's trees"
+  same_bytes upstream_gpu_multiclass --data "$m/multiclass.train" "${tsv[@]}" --objective multi:softprob \
+    --num_class 5 --num-round 10
+  python3 "$here/trees_equal_golden.py" upstream_gpu_multiclass.ref.json \
+    "$here/../golden/upstream_gpu/multiclass.json" || fail "upstream_gpu_multiclass: not upstream's trees"
   # the default sketch is upstream's GPU one (each feature's column sketched whole by one rank, in
   # the job's batches); upstream's CPU one likewise
   same_bytes textcolumn_cpu_sketch --data text.tsv "${tsv[@]}" --objective binary:logistic --num-round 8 \

@@ -122,6 +122,21 @@ CASES = {
                                                                   "max_cat_to_onehot": 8}),
     "categorical_partition": ("california_housing_categorical", 10, {"objective": "reg:squarederror",
                                                                      "max_cat_to_onehot": 1}),
+    # the same features with squared error, whose gradients need no special function
+    "lossguide_regression": ("lightgbm_regression", 10, {"objective": "reg:squarederror", "grow_policy": "lossguide",
+                                                         "max_leaves": 31, "max_depth": 0}),
+    "regularised_regression": ("lightgbm_regression", 10, {"objective": "reg:squarederror", "lambda": 2.0,
+                                                           "alpha": 0.5, "gamma": 1.0, "min_child_weight": 5.0,
+                                                           "max_delta_step": 0.7}),
+    "colsample_regression": ("lightgbm_regression", 10, {"objective": "reg:squarederror", "colsample_bytree": 0.8,
+                                                         "colsample_bylevel": 0.8, "colsample_bynode": 0.8,
+                                                         "seed": 7}),
+    "subsample_regression": ("lightgbm_regression", 10, {"objective": "reg:squarederror", "subsample": 0.8,
+                                                         "seed": 7}),
+    "depth10_california": ("california_housing", 10, {"objective": "reg:squarederror", "max_depth": 10}),
+    "regression_1m": ("synthetic_1m", 10, {"objective": "reg:squarederror", "max_depth": 8}),
+    "lossguide_1m": ("synthetic_1m", 10, {"objective": "reg:squarederror", "grow_policy": "lossguide",
+                                          "max_leaves": 63, "max_depth": 0}),
 }
 
 
