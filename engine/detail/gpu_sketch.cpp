@@ -23,24 +23,67 @@ std::uint32_t order_key(float v) {
   return (b & 0x80000000u) ? ~b : (b | 0x80000000u);
 }
 
-/// v (with w when non-empty) sorted ascending, ties (and -0/+0) in their given order: upstream's
-/// stable device sort. An LSD radix sort, three stable passes of 11 bits, each skipped when every
-/// key has the same digit.
-void stable_sort_values(std::vector<float>& v, std::vector<float>& w) {
+/// The three 11-bit digits of the LSD radix sort below, and which of them it must pass over.
+struct DigitCounts {
+  std::vector<std::size_t> start[3];
+  bool needed[3] = {false, false, false};
+};
+
+/// Every digit's counts in one read of the keys; a digit whose value every key shares needs no pass.
+template <class KeyOf>
+DigitCounts count_digits(std::size_t n, KeyOf const& key_of) {
+  DigitCounts c;
+  for (auto& s : c.start) s.assign(2049, 0);
+  for (std::size_t k = 0; k < n; ++k) {
+    std::uint32_t const key = key_of(k);
+    for (int d = 0; d < 3; ++d) ++c.start[d][((key >> (11 * d)) & 2047u) + 1];
+  }
+  for (int d = 0; d < 3; ++d) {
+    c.needed[d] = std::find(c.start[d].begin(), c.start[d].end(), n) == c.start[d].end();
+    for (std::size_t b = 1; b < c.start[d].size(); ++b) c.start[d][b] += c.start[d][b - 1];
+  }
+  return c;
+}
+
+/// v[lo, hi) into `out` sorted ascending, ties (and -0/+0) in their given order: upstream's stable
+/// device sort. An LSD radix sort of (order key, value bits) pairs packed in 64 bits, three stable
+/// passes of 11 bits over the key, each skipped when every key has the same digit.
+void stable_sorted_values(float const* v, std::size_t n, std::vector<float>& out) {
+  std::vector<std::uint64_t> item(n), item_out(n);
+  for (std::size_t k = 0; k < n; ++k) {
+    std::uint32_t bits = 0;
+    std::memcpy(&bits, &v[k], 4);
+    item[k] = (std::uint64_t(order_key(v[k])) << 32) | bits;
+  }
+  DigitCounts c = count_digits(n, [&](std::size_t k) { return static_cast<std::uint32_t>(item[k] >> 32); });
+  for (int d = 0; d < 3; ++d) {
+    if (!c.needed[d]) continue;
+    int const shift = 32 + 11 * d;
+    for (std::uint64_t x : item) item_out[c.start[d][(x >> shift) & 2047u]++] = x;
+    item.swap(item_out);
+  }
+  out.resize(n);
+  for (std::size_t k = 0; k < n; ++k) {
+    auto const bits = static_cast<std::uint32_t>(item[k]);
+    std::memcpy(&out[k], &bits, 4);
+  }
+}
+
+/// stable_sorted_values with weights: v and w (n each) sorted by v, w carried along.
+void stable_sort_weighted(std::vector<float>& v, std::vector<float>& w) {
   std::size_t const n = v.size();
   std::vector<std::uint32_t> key(n), key_out(n);
   for (std::size_t k = 0; k < n; ++k) key[k] = order_key(v[k]);
-  std::vector<float> v_out(n), w_out(w.size());
-  for (int shift = 0; shift < 32; shift += 11) {
-    std::vector<std::size_t> start(2049, 0);
-    for (std::uint32_t k : key) ++start[((k >> shift) & 2047u) + 1];
-    if (std::find(start.begin(), start.end(), n) != start.end()) continue;  // one digit for all
-    for (std::size_t d = 1; d < start.size(); ++d) start[d] += start[d - 1];
+  DigitCounts c = count_digits(n, [&](std::size_t k) { return key[k]; });
+  std::vector<float> v_out(n), w_out(n);
+  for (int d = 0; d < 3; ++d) {
+    if (!c.needed[d]) continue;
+    int const shift = 11 * d;
     for (std::size_t k = 0; k < n; ++k) {
-      std::size_t const to = start[(key[k] >> shift) & 2047u]++;
+      std::size_t const to = c.start[d][(key[k] >> shift) & 2047u]++;
       key_out[to] = key[k];
       v_out[to] = v[k];
-      if (!w.empty()) w_out[to] = w[k];
+      w_out[to] = w[k];
     }
     key.swap(key_out);
     v.swap(v_out);
@@ -56,10 +99,12 @@ FeatureCuts gpu_feature_cuts(float const* v, float const* w, std::uint64_t const
   std::vector<float> values, weights, scan;
   for (std::size_t b = 0; b < batches.batches; ++b) {
     std::size_t const lo = split[b], hi = split[b + 1];
-    values.assign(v + lo, v + hi);
-    if (w != nullptr) weights.assign(w + lo, w + hi);
-    stable_sort_values(values, weights);
-    if (w != nullptr) {
+    if (w == nullptr) {
+      stable_sorted_values(v + lo, hi - lo, values);
+    } else {
+      values.assign(v + lo, v + hi);
+      weights.assign(w + lo, w + hi);
+      stable_sort_weighted(values, weights);
       scan.resize(weights.size());
       float running = 0.0f;
       for (std::size_t k = 0; k < weights.size(); ++k) scan[k] = running = running + weights[k];
