@@ -1,20 +1,24 @@
 #pragma once
 /// \file sampling.hpp
-/// Row subsampling and column sampling with a counter-based hash (splitmix64 of seed, round, node,
-/// row/feature), so every backend and thread count draws the same sample. Upstream draws from
-/// std::mt19937 (src/common/random.h ColumnSampler) and thrust (gpu_hist/sampler.cu UniformSampling);
-/// those streams cannot be reproduced portably, so kboost's samples are its own (same fractions and
-/// the same semantics: unsampled rows get zero gradient; colsample_bytree, then _bylevel, then _bynode
-/// are nested subsets of at least one feature each).
+/// Row subsampling as upstream 3.4.1's GPU hist (src/tree/gpu_hist/sampler.cu UniformSampling):
+/// each tree draws a seed from upstream's std::mt19937 (seeded once with `seed`), and row r is kept when thrust's uniform float of minstd_rand(seed) advanced
+/// r steps is at most `subsample`; integer arithmetic and one exact float division, so every backend
+/// and rank count draws upstream's rows. Column sampling with a counter-based hash (splitmix64 of
+/// seed, round, node, feature): upstream's GPU column sampler (thrust::shuffle's Feistel bijection
+/// over minstd_rand, drawn in its node order) is not reproduced, so kboost's feature samples are its
+/// own (same fractions; colsample_bytree, then _bylevel, then _bynode nested subsets of at least one
+/// feature each).
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
 #include <cstdint>
 #include <numeric>
+#include <random>
 #include <vector>
 
 #include <kboost/core/compat.hpp>
 #include <kboost/kernels/gradients.hpp>
+#include <kboost/kernels/quantiser.hpp>
 
 namespace kboost {
 
@@ -38,23 +42,49 @@ KOKKOS_INLINE_FUNCTION double uniform01(std::uint64_t seed, std::uint64_t a, std
 /// Stream tags so that row and column draws never share a key.
 enum SampleStream : std::uint64_t { kRowStream = 1, kTreeColStream = 2, kLevelColStream = 3, kNodeColStream = 4 };
 
-/// Zero the gradients (all groups) of rows not drawn for this round: row i is kept iff
-/// uniform01(seed, kRowStream, round, first_row + i) < subsample. gpair: groups × rows;
-/// first_row: the global index of row 0 (a shard's offset in a job of several ranks), so a row
-/// draws the same on any number of ranks. No-op when subsample ≥ 1.
+/// The seed of tree `tree`'s rows in upstream's GPU sampler: the `tree`-th output (from 0) of
+/// upstream's random engine (xgboost Context::Rng(), std::mt19937, whose outputs the C++ standard
+/// fixes), seeded once with `seed` (LearnerConfiguration::Configure; no reseeding per round unless
+/// seed_per_iteration), of which each tree that samples rows draws one (UniformSampling::Sample).
+inline std::uint32_t upstream_row_seed(std::uint64_t seed, std::uint64_t tree) {
+  std::mt19937 engine(static_cast<std::uint32_t>(seed));
+  engine.discard(tree);
+  return static_cast<std::uint32_t>(engine());
+}
+
+/// thrust's minstd_rand (a = 48271, m = 2^31 - 1) seeded with `seed`, advanced `steps` draws
+/// (linear_congruential_engine_discard: a^steps mod m), then one draw through
+/// thrust::uniform_real_distribution<float>: (x - 1) as float over 2^31 (the float of 1 + max - min).
+KOKKOS_INLINE_FUNCTION float upstream_row_uniform(std::uint32_t seed, std::uint64_t steps) {
+  constexpr std::uint64_t kModulus = 2147483647u, kMultiplier = 48271u;
+  std::uint64_t state = seed % kModulus;
+  if (state == 0) state = 1;
+  std::uint64_t power = 1, base = kMultiplier;
+  for (std::uint64_t z = steps; z > 0; z >>= 1) {
+    if (z & 1u) power = power * base % kModulus;
+    base = base * base % kModulus;
+  }
+  state = power * state % kModulus;
+  state = state * kMultiplier % kModulus;
+  return static_cast<float>(static_cast<std::uint32_t>(state - 1)) / 2147483648.0f;
+}
+
+/// Zero the fixed-point (gq) and float (gpair, one output group) gradients of the rows upstream's
+/// GPU UniformSampling leaves out of a tree with row seed `row_seed`: row i is kept iff
+/// upstream_row_uniform(row_seed, first_row + i) <= subsample (as float). first_row: the global
+/// index of row 0 (a shard's offset in a job of several ranks). Call after the quantiser is made
+/// from every row's gradients, as upstream samples the quantised gradients.
 template <class ExecutionSpace, class Mem>
-void subsample_rows(ExecutionSpace const& space, double subsample, std::uint64_t seed, int round,
-                    Kokkos::View<GradientPair**, Kokkos::LayoutRight, Mem> gpair, std::uint64_t first_row = 0) {
-  if (subsample >= 1.0) return;
+void upstream_subsample_rows(ExecutionSpace const& space, float subsample, std::uint32_t row_seed,
+                             Kokkos::View<GradientPairInt64*, Mem> gq, Kokkos::View<GradientPair*, Mem> gpair,
+                             std::uint64_t first_row = 0) {
   compat::ScopedRegion region("kboost::sampling::subsample");
-  int const ng = static_cast<int>(gpair.extent(0));
   Kokkos::parallel_for(
-      "kboost::sampling::subsample_rows", Kokkos::RangePolicy<ExecutionSpace>(space, 0, gpair.extent(1)),
+      "kboost::sampling::upstream_subsample_rows", Kokkos::RangePolicy<ExecutionSpace>(space, 0, gq.extent(0)),
       KOKKOS_LAMBDA(std::int64_t i) {
-        if (uniform01(seed, kRowStream, static_cast<std::uint64_t>(round), first_row + static_cast<std::uint64_t>(i)) <
-            subsample)
-          return;
-        for (int g = 0; g < ng; ++g) gpair(g, i) = GradientPair{0.0f, 0.0f};
+        if (upstream_row_uniform(row_seed, first_row + static_cast<std::uint64_t>(i)) <= subsample) return;
+        gq(i) = GradientPairInt64{};
+        gpair(i) = GradientPair{0.0f, 0.0f};
       });
 }
 

@@ -1,7 +1,15 @@
-// Stage test of kernels/sampling.hpp: splitmix64 against its published outputs, and which rows and
-// features are kept for seed 42, computed independently from the documented algorithm (row i kept
-// iff uniform01(seed, stream, round, i) < subsample; a feature sample keeps the features with the
-// smallest keys; uniform01 = top 53 bits of splitmix64 chained over seed, stream, key, index):
+// Stage test of kernels/sampling.hpp: splitmix64 against its published outputs; which rows
+// upstream's GPU row sampler keeps, computed independently from thrust's documented engine
+// (minstd_rand: x <- 48271 x mod 2^31 - 1, seeded with seed mod m or 1; discard(i) = i steps) and
+// uniform_real_distribution<float> ((x - 1) as float over 2^31), and the round engine's first
+// outputs (std::mt19937, which numpy's legacy RandomState(seed) reproduces):
+//   m = 2**31 - 1
+//   def u(seed, i): x = pow(48271, i, m) * (seed % m or 1) % m; x = x * 48271 % m
+//                   return np.float32(x - 1) / np.float32(2**31)
+//   kept = [i for i in rows if u(seed, first + i) <= np.float32(subsample)]
+//   np.random.RandomState(42).randint(0, 2**32, size=3, dtype=np.uint64)
+// and which features are kept for seed 42 (a feature sample keeps the features with the smallest
+// keys; uniform01 = top 53 bits of splitmix64 chained over seed, stream, key, index):
 //   M = 2**64 - 1
 //   def sm(x):
 //       x = (x + 0x9E3779B97F4A7C15) & M
@@ -20,22 +28,25 @@
 
 namespace {
 
-/// The rows of a groups × rows gradient matrix that subsample_rows left non-zero in every group.
-std::vector<int> kept_rows(double subsample, int round, std::size_t rows, std::uint64_t first_row = 0) {
+/// The rows upstream_subsample_rows keeps (fixed-point and float gradients both left as they were).
+std::vector<int> kept_rows(float subsample, std::uint32_t seed, std::size_t rows, std::uint64_t first_row = 0) {
   std::vector<kboost::GradientPair> g;
-  for (int k = 0; k < 2; ++k)
-    for (std::size_t i = 0; i < rows; ++i) g.push_back({static_cast<float>(i) + 1.0f, 0.5f + static_cast<float>(k)});
-  auto gpair = kboost::test::to_device(g, 2, rows);
-  kboost::subsample_rows<TEST_EXECSPACE, TEST_MEMSPACE>(TEST_EXECSPACE(), subsample, 42, round, gpair, first_row);
-  auto const h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), gpair);
+  for (std::size_t i = 0; i < rows; ++i) g.push_back({static_cast<float>(i) + 1.0f, 0.5f});
+  Kokkos::View<kboost::GradientPair*, Kokkos::HostSpace> hg("hg", rows);
+  Kokkos::View<kboost::GradientPairInt64*, Kokkos::HostSpace> hq("hq", rows);
+  for (std::size_t i = 0; i < rows; ++i) hg(i) = g[i], hq(i) = kboost::GradientPairInt64{std::int64_t(i) + 1, 7};
+  auto gpair = Kokkos::create_mirror_view_and_copy(TEST_MEMSPACE(), hg);
+  auto gq = Kokkos::create_mirror_view_and_copy(TEST_MEMSPACE(), hq);
+  kboost::upstream_subsample_rows(TEST_EXECSPACE(), subsample, seed, gq, gpair, first_row);
+  Kokkos::deep_copy(hg, gpair);
+  Kokkos::deep_copy(hq, gq);
   std::vector<int> kept;
   for (std::size_t i = 0; i < rows; ++i) {
-    bool const zero0 = h(0, i).grad == 0.0f && h(0, i).hess == 0.0f;
-    bool const zero1 = h(1, i).grad == 0.0f && h(1, i).hess == 0.0f;
-    REQUIRE(zero0 == zero1);  // a row is dropped in every group or in none
-    if (!zero0) {
-      CHECK(h(0, i).grad == static_cast<float>(i) + 1.0f);  // kept rows untouched
-      CHECK(h(1, i).hess == 1.5f);
+    bool const zero = hg(i).grad == 0.0f && hg(i).hess == 0.0f;
+    REQUIRE(zero == (hq(i) == kboost::GradientPairInt64{}));  // both forms dropped, or neither
+    if (!zero) {
+      CHECK(hg(i).grad == static_cast<float>(i) + 1.0f);  // kept rows untouched
+      CHECK(hq(i).grad == std::int64_t(i) + 1);
       kept.push_back(static_cast<int>(i));
     }
   }
@@ -50,14 +61,22 @@ TEST_CASE("sampling " TEST_BACKEND ": splitmix64 gives the published outputs", "
   CHECK(kboost::splitmix64(1234567 + 0x9E3779B97F4A7C15ull) == 3203168211198807973ull);  // its second output
 }
 
-TEST_CASE("sampling " TEST_BACKEND ": rows kept by subsample 0.5, seed 42, on every backend",
+TEST_CASE("sampling " TEST_BACKEND ": rows kept by upstream's GPU sampler, subsample 0.5, on every backend",
           "[sampling][stage]") {
-  // u01(42, 1, 0, i) for i = 0..11: .243 .443 .988 .955 .338 .621 .480 .624 .719 .086 .105 .111
-  CHECK(kept_rows(0.5, 0, 12) == std::vector<int>{0, 1, 4, 6, 9, 10, 11});
-  CHECK(kept_rows(0.5, 1, 12) == std::vector<int>{2, 4, 5, 10, 11});  // another round, another draw
-  // a shard holding global rows 5..11 keeps the same global rows 6, 9, 10, 11
-  CHECK(kept_rows(0.5, 0, 7, 5) == std::vector<int>{1, 4, 5, 6});
-  CHECK(kept_rows(1.0, 0, 12).size() == 12);  // subsample 1: no draw
+  // u(42, i) for i = 0..11: .001 .571 .257 .448 .654 .967 .629 .716 .042 .228 .761 .536
+  CHECK(kept_rows(0.5f, 42, 12) == std::vector<int>{0, 2, 3, 8, 9});
+  CHECK(kept_rows(0.5f, 7, 12) == std::vector<int>{0, 2, 3, 5, 9});  // another seed, another draw
+  // a shard holding global rows 5..11 keeps the same global rows 8, 9
+  CHECK(kept_rows(0.5f, 42, 7, 5) == std::vector<int>{3, 4});
+  CHECK(kept_rows(1.0f, 42, 12).size() == 12);
+}
+
+TEST_CASE("sampling " TEST_BACKEND ": tree seeds are upstream's mt19937 outputs", "[sampling][stage]") {
+  CHECK(kboost::upstream_row_seed(0, 0) == 2357136044u);  // std::mt19937(0)'s first output
+  CHECK(kboost::upstream_row_seed(5489, 0) == 3499211612u);
+  CHECK(kboost::upstream_row_seed(5489, 1) == 581869302u);
+  CHECK(kboost::upstream_row_seed(5489, 2) == 3890346734u);
+  CHECK(kboost::upstream_row_seed(std::uint64_t(1) << 32 | 5489u, 1) == 581869302u);  // seed mod 2^32
 }
 
 TEST_CASE("sampling " TEST_BACKEND ": features kept by colsample, nested and at least one",

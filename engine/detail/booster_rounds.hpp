@@ -147,7 +147,6 @@ void BasicBooster<ExecutionSpace>::round_gradients(FitContext const& fit, int ro
     in.iteration = static_cast<std::uint32_t>(round);
     objective_gradients(space_, fit.plan.obj, in, gpair);
   }
-  subsample_rows(space_, fit.p.subsample, fit.p.seed, round, gpair, buffers.first_row);
 }
 
 /// For the objectives that refit leaves (upstream's ObjFunction::UpdateTreeLeaf): output group
@@ -186,6 +185,12 @@ void BasicBooster<ExecutionSpace>::grow_round_trees(FitContext& fit, TreeGrower<
       quantise(space_, q, gg, gq);
     }
     std::uint64_t const tree_key = static_cast<std::uint64_t>(round) * static_cast<std::uint64_t>(n_groups) + g;
+    if (fit.p.subsample < 1.0f) {  // every tree draws one row seed
+      PhaseTimer t(times_.gradients);
+      upstream_subsample_rows(space_, fit.p.subsample, upstream_row_seed(fit.p.seed, tree_key), gq,
+                              Kokkos::View<GradientPair*, Mem>(Kokkos::subview(gpair, g, Kokkos::ALL())),
+                              buffers.first_row);
+    }
     auto const features = sample_features(buffers.all_features, fit.p.colsample_bytree, fit.p.seed, kTreeColStream, tree_key);
     TreeModel tree = grower.grow(space_, Kokkos::View<const GradientPairInt64*, Mem>(gq), q, features, tree_key,
                                  fit.margin, g, times_, leaf_refit(fit, gpair, g));
