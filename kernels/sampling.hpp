@@ -1,9 +1,9 @@
 #pragma once
 /// \file sampling.hpp
 /// Row subsampling as upstream 3.4.1's GPU hist (src/tree/gpu_hist/sampler.cu UniformSampling):
-/// each tree draws a seed from upstream's std::mt19937 (seeded once with `seed`), and row r is kept when thrust's uniform float of minstd_rand(seed) advanced
-/// r steps is at most `subsample`; integer arithmetic and one exact float division, so every backend
-/// and rank count draws upstream's rows. Column sampling with a counter-based hash (splitmix64 of
+/// each tree draws a seed from upstream's std::mt19937 (seeded once with `seed`), and row r is kept
+/// when thrust's uniform float of minstd_rand(seed) advanced r steps is at most `subsample`; integer
+/// arithmetic and one exact float division, so every backend and rank count draws upstream's rows. Column sampling with a counter-based hash (splitmix64 of
 /// seed, round, node, feature): upstream's GPU column sampler (thrust::shuffle's Feistel bijection
 /// over minstd_rand, drawn in its node order) is not reproduced, so kboost's feature samples are its
 /// own (same fractions; colsample_bytree, then _bylevel, then _bynode nested subsets of at least one
@@ -39,8 +39,9 @@ KOKKOS_INLINE_FUNCTION double uniform01(std::uint64_t seed, std::uint64_t a, std
   return static_cast<double>(h >> 11) * (1.0 / 9007199254740992.0);
 }
 
-/// Stream tags so that row and column draws never share a key.
-enum SampleStream : std::uint64_t { kRowStream = 1, kTreeColStream = 2, kLevelColStream = 3, kNodeColStream = 4 };
+/// Stream tags so that the column draws of a tree, a level and a node never share a key (their
+/// values key the draws: changing one changes every feature sample).
+enum SampleStream : std::uint64_t { kTreeColStream = 2, kLevelColStream = 3, kNodeColStream = 4 };
 
 /// The seed of tree `tree`'s rows in upstream's GPU sampler: the `tree`-th output (from 0) of
 /// upstream's random engine (xgboost Context::Rng(), std::mt19937, whose outputs the C++ standard

@@ -32,11 +32,13 @@ namespace {
 std::vector<int> kept_rows(float subsample, std::uint32_t seed, std::size_t rows, std::uint64_t first_row = 0) {
   std::vector<kboost::GradientPair> g;
   for (std::size_t i = 0; i < rows; ++i) g.push_back({static_cast<float>(i) + 1.0f, 0.5f});
-  Kokkos::View<kboost::GradientPair*, Kokkos::HostSpace> hg("hg", rows);
-  Kokkos::View<kboost::GradientPairInt64*, Kokkos::HostSpace> hq("hq", rows);
+  Kokkos::View<kboost::GradientPair*, TEST_MEMSPACE> gpair("gpair", rows);
+  Kokkos::View<kboost::GradientPairInt64*, TEST_MEMSPACE> gq("gq", rows);
+  auto hg = Kokkos::create_mirror_view(gpair);
+  auto hq = Kokkos::create_mirror_view(gq);
   for (std::size_t i = 0; i < rows; ++i) hg(i) = g[i], hq(i) = kboost::GradientPairInt64{std::int64_t(i) + 1, 7};
-  auto gpair = Kokkos::create_mirror_view_and_copy(TEST_MEMSPACE(), hg);
-  auto gq = Kokkos::create_mirror_view_and_copy(TEST_MEMSPACE(), hq);
+  Kokkos::deep_copy(gpair, hg);
+  Kokkos::deep_copy(gq, hq);
   kboost::upstream_subsample_rows(TEST_EXECSPACE(), subsample, seed, gq, gpair, first_row);
   Kokkos::deep_copy(hg, gpair);
   Kokkos::deep_copy(hq, gq);
