@@ -10,9 +10,9 @@
 /// `k = fma.rm(j, 252, 0x1.800002p+23)` (its low bits hold the integer part `n + 127`),
 /// `t = k - 0x1.8000fep+23`, `f = fma(x, log2e_lo, fma(x, log2e_hi, -t))`, then the special-function
 /// unit's `ex2.approx.ftz(f)` times `2^t` (the bits of `k` shifted left by 23). The unit is not
-/// correctly rounded (on 39 % of its 2^23 fixed-point arguments in [0, 1) it rounds the other way);
-/// `detail::ex2_approx` reproduces it from a table captured on the GPU (core/cuda_ex2_table.hpp) for
-/// the arguments expf gives it, f in (-2^-15, 2), i.e. for every x whose expf is at least 2^-126;
+/// correctly rounded (docs/fidelity.md); `detail::ex2_approx` reproduces it from a table captured
+/// on the GPU (core/cuda_ex2_table.hpp) for the arguments expf gives it, f in (-2^-15, 2), i.e. for
+/// every x whose expf is at least 2^-126;
 /// below (x < -87.3) kboost rounds 2^f correctly instead, which may differ in the last bit of a
 /// subnormal result. CUDA's logf is an `fma.rn` polynomial (no special-function unit) and is
 /// replicated as is. Every `fma` below is an explicit, correctly rounded call: unaffected by
