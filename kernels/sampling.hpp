@@ -43,14 +43,20 @@ KOKKOS_INLINE_FUNCTION double uniform01(std::uint64_t seed, std::uint64_t a, std
 /// values key the draws: changing one changes every feature sample).
 enum SampleStream : std::uint64_t { kTreeColStream = 2, kLevelColStream = 3, kNodeColStream = 4 };
 
-/// The seed of tree `tree`'s rows in upstream's GPU sampler: the `tree`-th output (from 0) of
-/// upstream's random engine (xgboost Context::Rng(), std::mt19937, whose outputs the C++ standard
+/// Upstream's random engine (xgboost Context::Rng(), std::mt19937, whose outputs the C++ standard
 /// fixes), seeded once with `seed` (LearnerConfiguration::Configure; no reseeding per round unless
-/// seed_per_iteration), of which each tree that samples rows draws one (UniformSampling::Sample).
-inline std::uint32_t upstream_row_seed(std::uint64_t seed, std::uint64_t tree) {
+/// seed_per_iteration), positioned before tree `first_tree`'s draw: each tree that samples rows draws
+/// one output, its row seed (UniformSampling::Sample). A round takes one engine and draws its
+/// trees' seeds in order, so a fit advances the engine once per tree.
+inline std::mt19937 upstream_row_engine(std::uint64_t seed, std::uint64_t first_tree) {
   std::mt19937 engine(static_cast<std::uint32_t>(seed));
-  engine.discard(tree);
-  return static_cast<std::uint32_t>(engine());
+  engine.discard(first_tree);
+  return engine;
+}
+
+/// Tree `tree`'s row seed: upstream_row_engine(seed, tree)'s next output.
+inline std::uint32_t upstream_row_seed(std::uint64_t seed, std::uint64_t tree) {
+  return static_cast<std::uint32_t>(upstream_row_engine(seed, tree)());
 }
 
 /// thrust's minstd_rand (a = 48271, m = 2^31 - 1) seeded with `seed`, advanced `steps` draws

@@ -176,6 +176,8 @@ void BasicBooster<ExecutionSpace>::grow_round_trees(FitContext& fit, TreeGrower<
   int const n_groups = fit.plan.n_groups;
   Gradients const gpair = buffers.gpair;
   auto const gq = buffers.gq;
+  std::uint64_t const first_tree = static_cast<std::uint64_t>(round) * static_cast<std::uint64_t>(n_groups);
+  std::mt19937 row_engine = fit.p.subsample < 1.0f ? upstream_row_engine(fit.p.seed, first_tree) : std::mt19937();
   for (int g = 0; g < n_groups; ++g) {
     GradientQuantiser q;
     {
@@ -184,10 +186,10 @@ void BasicBooster<ExecutionSpace>::grow_round_trees(FitContext& fit, TreeGrower<
       q = make_quantiser(space_, gg, *comm_);
       quantise(space_, q, gg, gq);
     }
-    std::uint64_t const tree_key = static_cast<std::uint64_t>(round) * static_cast<std::uint64_t>(n_groups) + g;
+    std::uint64_t const tree_key = first_tree + static_cast<std::uint64_t>(g);
     if (fit.p.subsample < 1.0f) {  // every tree draws one row seed
       PhaseTimer t(times_.gradients);
-      upstream_subsample_rows(space_, fit.p.subsample, upstream_row_seed(fit.p.seed, tree_key), gq,
+      upstream_subsample_rows(space_, fit.p.subsample, static_cast<std::uint32_t>(row_engine()), gq,
                               Kokkos::View<GradientPair*, Mem>(Kokkos::subview(gpair, g, Kokkos::ALL())),
                               buffers.first_row);
     }
