@@ -25,6 +25,7 @@
 #include <kboost/core/transfers.hpp>
 #include <kboost/kernels/binning.hpp>
 #include <kboost/kernels/gradients.hpp>
+#include <kboost/kernels/sampling.hpp>
 #include <kboost/io/model_writer.hpp>
 #include <kboost/engine/hist_tuner.hpp>
 #include <kboost/engine/objective/objective.hpp>
@@ -44,15 +45,17 @@ using EvalRound = std::vector<std::tuple<std::string, std::string, double>>;
 std::string format_eval_line(int round, EvalRound const& r);
 
 /// Where a fit stands between rounds: what a checkpoint stores besides the model, and what a
-/// resumed or continued fit starts from. Rounds are counted over the whole model, so the sampling
-/// streams (keyed by round) and the early-stopping rounds of a resumed fit are those of a run that
-/// was never interrupted.
+/// resumed or continued fit starts from. Rounds and the draws of upstream's random engine are
+/// counted over the whole job, so the sampling streams and the early-stopping rounds of a resumed
+/// fit are those of a run that was never interrupted. A fresh continuation (rng_draws 0) seeds the
+/// engine anew, as a new upstream Learner does.
 struct TrainState {
   int base_rounds = 0;      ///< rounds of the model a fit continued from (--model-in); 0 from scratch
   int rounds_done = 0;      ///< rounds in the model so far (base_rounds included)
   int best_iteration = -1;  ///< early stopping: best round so far (-1: none yet)
   double best_score = 0;    ///< its score
   bool finished = false;    ///< early stopping ended the fit
+  std::uint64_t rng_draws = 0;  ///< outputs of upstream's engine (kernels/sampling.hpp) drawn so far
   std::vector<EvalRound> history;  ///< every evaluated round's results, in order
 };
 
@@ -72,8 +75,10 @@ class BasicBooster {
 
   /// The next train() continues from `model` (upstream's xgb_model): its base score, its trees
   /// first in the margins, num_round more rounds after state.rounds_done. A fresh continuation is
-  /// TrainState{R, R} for a model of R rounds; a resumed checkpoint passes the state it stored
-  /// (then num_round is the whole job's, base_rounds included via state.base_rounds).
+  /// TrainState{R, R} for a model of R rounds (upstream's engine seeded anew, as upstream continues
+  /// a model file); a resumed checkpoint passes the state it stored (then num_round is the whole
+  /// job's, base_rounds included via state.base_rounds), and so does a caller continuing its own
+  /// fit with the state on_round last gave it: then the sampling draws are those of one fit.
   /// The next train() call consumes the continuation, whether it succeeds or throws.
   /// \throws std::runtime_error from train() when the model cannot be continued (another
   /// objective, number of classes or features, DART, categorical splits or vector leaves).
@@ -152,12 +157,11 @@ class BasicBooster {
   using FitRows = detail::FitRows<memory_space>;
   using EvalSets = detail::EvalSets<memory_space>;
   using Gradients = Kokkos::View<GradientPair**, Kokkos::LayoutRight, memory_space>;
-  /// What every round reuses: gradients (outputs × rows), one output's quantised gradients, the
-  /// features a tree may draw from, and this rank's first row in the job's row order.
+  /// What every round reuses: gradients (outputs × rows), one output's quantised gradients, and
+  /// this rank's first row in the job's row order.
   struct RoundBuffers {
     Gradients gpair;
     Kokkos::View<GradientPairInt64*, memory_space> gq;
-    std::vector<int> all_features;
     std::uint64_t first_row = 0;
   };
 
@@ -182,8 +186,9 @@ class BasicBooster {
   void round_gradients(FitContext const& fit, int round, RoundBuffers const& buffers);
   LeafRefit<memory_space> leaf_refit(FitContext const& fit, Gradients gpair, int group) const;
   template <class BinT>
-  void grow_round_trees(FitContext& fit, TreeGrower<ExecutionSpace, memory_space, BinT>& grower, int round,
-                        RoundBuffers const& buffers, detail::BoostingRounds<ExecutionSpace>& rounds, EvalSets& sets);
+  void grow_round_trees(FitContext& fit, TreeGrower<ExecutionSpace, memory_space, BinT>& grower,
+                        RoundBuffers const& buffers, UpstreamEngine& engine,
+                        detail::BoostingRounds<ExecutionSpace>& rounds, EvalSets& sets);
   void record_evaluation(FitContext const& fit, int round, EvalSets const& sets);
 
   ExecutionSpace space_;

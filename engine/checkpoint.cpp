@@ -21,7 +21,7 @@ namespace kboost {
 namespace {
 
 constexpr char const* kFormat = "kboost-checkpoint";
-constexpr int kVersion = 1;
+constexpr int kVersion = 2;
 
 std::string double_bits(double v) {
   std::uint64_t u = 0;
@@ -77,6 +77,7 @@ std::string checkpoint_bytes(Model const& model, TrainState const& state, std::s
                         {"best_iteration", state.best_iteration},
                         {"best_score", double_bits(state.best_score)},
                         {"finished", state.finished},
+                        {"rng_draws", state.rng_draws},
                         {"history", history}}},
                       {"model", model_to_json_bytes(model)}};
   return j.dump();
@@ -98,6 +99,7 @@ Checkpoint parse_checkpoint(std::string const& bytes, std::string const& source)
     c.state.best_iteration = s.at("best_iteration").get<int>();
     c.state.best_score = bits_double(s.at("best_score").get<std::string>(), source, "state.best_score");
     c.state.finished = s.at("finished").get<bool>();
+    c.state.rng_draws = s.at("rng_draws").get<std::uint64_t>();
     for (auto const& r : s.at("history")) {
       EvalRound round;
       for (auto const& e : r)

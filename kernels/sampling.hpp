@@ -3,18 +3,12 @@
 /// Row subsampling as upstream 3.4.1's GPU hist (src/tree/gpu_hist/sampler.cu UniformSampling):
 /// each tree draws a seed from upstream's std::mt19937 (seeded once with `seed`), and row r is kept
 /// when thrust's uniform float of minstd_rand(seed) advanced r steps is at most `subsample`; integer
-/// arithmetic and one exact float division, so every backend and rank count draws upstream's rows. Column sampling with a counter-based hash (splitmix64 of
-/// seed, round, node, feature): upstream's GPU column sampler (thrust::shuffle's Feistel bijection
-/// over minstd_rand, drawn in its node order) is not reproduced, so kboost's feature samples are its
-/// own (same fractions; colsample_bytree, then _bylevel, then _bynode nested subsets of at least one
-/// feature each).
+/// arithmetic and one exact float division, so every backend and rank count draws upstream's rows.
+/// Column sampling: column_sampler.hpp.
 #include <Kokkos_Core.hpp>
 
-#include <algorithm>
 #include <cstdint>
-#include <numeric>
 #include <random>
-#include <vector>
 
 #include <kboost/core/compat.hpp>
 #include <kboost/kernels/gradients.hpp>
@@ -22,42 +16,29 @@
 
 namespace kboost {
 
-/// splitmix64 finaliser (Steele, Lea, Flood 2014): a bijective 64-bit mix.
-KOKKOS_INLINE_FUNCTION std::uint64_t splitmix64(std::uint64_t x) {
-  x += 0x9E3779B97F4A7C15ull;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  return x ^ (x >> 31);
-}
+/// Upstream's random engine (xgboost Context::Rng(): std::mt19937, whose outputs the C++
+/// standard fixes), seeded once with `seed` (LearnerConfiguration::Configure; no reseeding per
+/// round unless seed_per_iteration), counting its outputs so that a resumed fit continues the
+/// stream where a checkpoint left it. Per tree, upstream's GPU hist draws the row seed
+/// (UniformSampling::Sample, subsample < 1), then the column samples (column_sampler.hpp).
+class UpstreamEngine {
+ public:
+  /// The engine after `draws` outputs of std::mt19937(seed mod 2^32).
+  explicit UpstreamEngine(std::uint64_t seed, std::uint64_t draws = 0)
+      : engine_(static_cast<std::uint32_t>(seed)), draws_(draws) {
+    engine_.discard(draws);
+  }
+  std::uint32_t operator()() {
+    ++draws_;
+    return static_cast<std::uint32_t>(engine_());
+  }
+  /// Outputs drawn since seeding.
+  std::uint64_t draws() const { return draws_; }
 
-/// A uniform double in [0, 1) keyed by (seed, a, b, c): 53 random bits, exact on every backend.
-KOKKOS_INLINE_FUNCTION double uniform01(std::uint64_t seed, std::uint64_t a, std::uint64_t b, std::uint64_t c) {
-  std::uint64_t h = splitmix64(seed);
-  h = splitmix64(h ^ a);
-  h = splitmix64(h ^ b);
-  h = splitmix64(h ^ c);
-  return static_cast<double>(h >> 11) * (1.0 / 9007199254740992.0);
-}
-
-/// Stream tags so that the column draws of a tree, a level and a node never share a key (their
-/// values key the draws: changing one changes every feature sample).
-enum SampleStream : std::uint64_t { kTreeColStream = 2, kLevelColStream = 3, kNodeColStream = 4 };
-
-/// Upstream's random engine (xgboost Context::Rng(), std::mt19937, whose outputs the C++ standard
-/// fixes), seeded once with `seed` (LearnerConfiguration::Configure; no reseeding per round unless
-/// seed_per_iteration), positioned before tree `first_tree`'s draw: each tree that samples rows draws
-/// one output, its row seed (UniformSampling::Sample). A round takes one engine and draws its
-/// trees' seeds in order, so a fit advances the engine once per tree.
-inline std::mt19937 upstream_row_engine(std::uint64_t seed, std::uint64_t first_tree) {
-  std::mt19937 engine(static_cast<std::uint32_t>(seed));
-  engine.discard(first_tree);
-  return engine;
-}
-
-/// Tree `tree`'s row seed: upstream_row_engine(seed, tree)'s next output.
-inline std::uint32_t upstream_row_seed(std::uint64_t seed, std::uint64_t tree) {
-  return static_cast<std::uint32_t>(upstream_row_engine(seed, tree)());
-}
+ private:
+  std::mt19937 engine_;
+  std::uint64_t draws_;
+};
 
 /// thrust's minstd_rand (a = 48271, m = 2^31 - 1) seeded with `seed`, advanced `steps` draws
 /// (linear_congruential_engine_discard: a^steps mod m), then one draw through
@@ -93,24 +74,6 @@ void upstream_subsample_rows(ExecutionSpace const& space, float subsample, std::
         gq(i) = GradientPairInt64{};
         gpair(i) = GradientPair{0.0f, 0.0f};
       });
-}
-
-/// Keep max(1, floor(fraction × |candidates|)) of `candidates` (sorted feature ids): those with the
-/// smallest hash keys uniform01(seed, stream, key, f); result sorted by feature id. Host-side
-/// (at most one draw per feature). fraction ≥ 1 returns candidates unchanged.
-inline std::vector<int> sample_features(std::vector<int> const& candidates, double fraction, std::uint64_t seed,
-                                        SampleStream stream, std::uint64_t key) {
-  if (fraction >= 1.0 || candidates.empty()) return candidates;
-  std::size_t n = static_cast<std::size_t>(fraction * static_cast<double>(candidates.size()));
-  n = std::max<std::size_t>(1, std::min(n, candidates.size()));
-  std::vector<std::pair<double, int>> keyed;
-  keyed.reserve(candidates.size());
-  for (int f : candidates) keyed.emplace_back(uniform01(seed, stream, key, static_cast<std::uint64_t>(f)), f);
-  std::sort(keyed.begin(), keyed.end());
-  std::vector<int> out;
-  for (std::size_t i = 0; i < n; ++i) out.push_back(keyed[i].second);
-  std::sort(out.begin(), out.end());
-  return out;
 }
 
 }  // namespace kboost

@@ -141,8 +141,8 @@ TEST_CASE("train " TEST_BACKEND ": continuing upstream's 5-round model routes li
         }) == 0);
 }
 
-TEST_CASE("train " TEST_BACKEND ": 4 rounds continued by 6 are the bytes of 10 rounds, with sampling",
-          "[train][agaricus][continue]") {
+TEST_CASE("train " TEST_BACKEND ": 4 rounds continued by 6 with the first fit's state are the bytes of 10 rounds, "
+          "with sampling", "[train][agaricus][continue]") {
   kboost::ReadOptions lib;
   lib.format = "libsvm";
   auto const d = kboost::read_dataset(kboost::test::shared_path("data/agaricus/agaricus.txt.train"), lib);
@@ -156,12 +156,22 @@ TEST_CASE("train " TEST_BACKEND ": 4 rounds continued by 6 are the bytes of 10 r
   };
   kboost::BasicBooster<TEST_EXECSPACE> whole, first, second;
   whole.train(with_rounds("10"), d);
-  first.train(with_rounds("4"), d);
   kboost::TrainState s;
-  s.base_rounds = s.rounds_done = 4;
+  first.on_round([&s](kboost::Model const&, kboost::TrainState const& state) { s = state; });
+  first.train(with_rounds("4"), d);
+  REQUIRE(s.rounds_done == 4);
+  CHECK(s.rng_draws > 8);  // per tree: the row seed, then the nodes' feature samples
+  s.base_rounds = 4;
   second.continue_from(first.model(), s);
   second.train(with_rounds("6"), d);
   CHECK(kboost::model_to_json_bytes(second.model()) == kboost::model_to_json_bytes(whole.model()));
+  // a fresh continuation (a model file alone) seeds upstream's engine anew, as upstream does
+  kboost::BasicBooster<TEST_EXECSPACE> fresh;
+  kboost::TrainState from_file;
+  from_file.base_rounds = from_file.rounds_done = 4;
+  fresh.continue_from(first.model(), from_file);
+  fresh.train(with_rounds("6"), d);
+  CHECK(kboost::model_to_json_bytes(fresh.model()) != kboost::model_to_json_bytes(whole.model()));
   // a model of another objective is refused, naming both
   kboost::BasicBooster<TEST_EXECSPACE> other;
   other.continue_from(first.model(), s);

@@ -13,6 +13,7 @@
 #include <kboost/core/device_memory.hpp>
 #include <kboost/kernels/quantiser.hpp>
 #include <kboost/kernels/leaf_refit.hpp>
+#include <kboost/kernels/column_sampler.hpp>
 #include <kboost/kernels/sampling.hpp>
 #include <kboost/engine/booster.hpp>
 #include <kboost/engine/objective/gradients.hpp>
@@ -55,17 +56,19 @@ void BasicBooster<ExecutionSpace>::fit_rounds(FitContext& fit, BinCodes<BinT, me
   RoundBuffers buffers = round_buffers(fit);
   replay_history(fit.log);
   auto const rounds = detail::make_boosting_rounds(space_, fit.p, model_, fit.dtrain, fit.base_margin);
+  UpstreamEngine engine(fit.p.seed, state_.rng_draws);
   int const last_round = state_.base_rounds + fit.p.num_round;
   for (int round = state_.rounds_done; round < last_round && !state_.finished; ++round) {
     rounds->begin_round(round, fit.margin);
     round_gradients(fit, round, buffers);
-    grow_round_trees(fit, grower, round, buffers, *rounds, sets);
+    grow_round_trees(fit, grower, buffers, engine, *rounds, sets);
     model_.iteration_indptr.push_back(static_cast<int>(model_.trees.size()));
     {
       PhaseTimer t(times_.eval);
       rounds->end_round(sets);
     }
     state_.rounds_done = round + 1;
+    state_.rng_draws = engine.draws();
     if (!fit.evals.empty()) record_evaluation(fit, round, sets);
     if (on_round_) on_round_(model_, state_);
   }
@@ -111,8 +114,6 @@ auto BasicBooster<ExecutionSpace>::round_buffers(FitContext const& fit) const ->
   RoundBuffers b;
   b.gpair = allocate_view<Gradients>("kboost::train::gpair", false, fit.plan.n_groups, rows);
   b.gq = allocate_view<Kokkos::View<GradientPairInt64*, Mem>>("kboost::train::gq", false, rows);
-  b.all_features.resize(fit.dtrain.n_features);
-  for (std::size_t f = 0; f < b.all_features.size(); ++f) b.all_features[f] = static_cast<int>(f);
   b.first_row = static_cast<std::uint64_t>(comm_->exclusive_prefix_sum(static_cast<std::int64_t>(rows)));
   return b;
 }
@@ -166,19 +167,19 @@ LeafRefit<typename ExecutionSpace::memory_space> BasicBooster<ExecutionSpace>::l
   };
 }
 
-/// One tree per output group: its gradients quantised, its colsample_bytree draw, grown (its
-/// leaves added to the training margins), handed to the booster's rounds and to the model.
+/// One tree per output group: its gradients quantised, its rows and features drawn from
+/// upstream's engine in upstream's GPU order (the row seed, then the tree's, levels' and nodes'
+/// feature samples), grown (its leaves added to the training margins), handed to the booster's
+/// rounds and to the model.
 template <class ExecutionSpace>
 template <class BinT>
 void BasicBooster<ExecutionSpace>::grow_round_trees(FitContext& fit, TreeGrower<ExecutionSpace, Mem, BinT>& grower,
-                                                    int round, RoundBuffers const& buffers,
+                                                    RoundBuffers const& buffers, UpstreamEngine& engine,
                                                     detail::BoostingRounds<ExecutionSpace>& rounds, EvalSets& sets) {
-  int const n_groups = fit.plan.n_groups;
   Gradients const gpair = buffers.gpair;
   auto const gq = buffers.gq;
-  std::uint64_t const first_tree = static_cast<std::uint64_t>(round) * static_cast<std::uint64_t>(n_groups);
-  std::mt19937 row_engine = fit.p.subsample < 1.0f ? upstream_row_engine(fit.p.seed, first_tree) : std::mt19937();
-  for (int g = 0; g < n_groups; ++g) {
+  ColumnSampler columns(engine, fit.p.colsample_bynode, fit.p.colsample_bylevel, fit.p.colsample_bytree);
+  for (int g = 0; g < fit.plan.n_groups; ++g) {
     GradientQuantiser q;
     {
       PhaseTimer t(times_.gradients);
@@ -186,16 +187,15 @@ void BasicBooster<ExecutionSpace>::grow_round_trees(FitContext& fit, TreeGrower<
       q = make_quantiser(space_, gg, *comm_);
       quantise(space_, q, gg, gq);
     }
-    std::uint64_t const tree_key = first_tree + static_cast<std::uint64_t>(g);
-    if (fit.p.subsample < 1.0f) {  // every tree draws one row seed
+    if (fit.p.subsample < 1.0f) {
       PhaseTimer t(times_.gradients);
-      upstream_subsample_rows(space_, fit.p.subsample, static_cast<std::uint32_t>(row_engine()), gq,
+      upstream_subsample_rows(space_, fit.p.subsample, engine(), gq,
                               Kokkos::View<GradientPair*, Mem>(Kokkos::subview(gpair, g, Kokkos::ALL())),
                               buffers.first_row);
     }
-    auto const features = sample_features(buffers.all_features, fit.p.colsample_bytree, fit.p.seed, kTreeColStream, tree_key);
-    TreeModel tree = grower.grow(space_, Kokkos::View<const GradientPairInt64*, Mem>(gq), q, features, tree_key,
-                                 fit.margin, g, times_, leaf_refit(fit, gpair, g));
+    columns.start_tree(static_cast<int>(fit.dtrain.n_features));
+    TreeModel tree = grower.grow(space_, Kokkos::View<const GradientPairInt64*, Mem>(gq), q, columns, fit.margin, g,
+                                 times_, leaf_refit(fit, gpair, g));
     {
       PhaseTimer t(times_.eval);
       rounds.add_tree(tree, g, sets);

@@ -36,7 +36,7 @@
 #include <kboost/kernels/leaves.hpp>
 #include <kboost/kernels/quantiser.hpp>
 #include <kboost/kernels/row_partitioner.hpp>
-#include <kboost/kernels/sampling.hpp>
+#include <kboost/kernels/column_sampler.hpp>
 #include <kboost/kernels/integer_sum.hpp>
 
 #include <kboost/engine/params.hpp>
@@ -91,12 +91,12 @@ class TreeGrower {
     }
   }
 
-  /// Grow one tree from gq (rows, quantised with q) on the features `tree_features` (sorted; the
-  /// colsample_bytree draw), keyed `tree_key` for the level/node draws. Adds the tree's leaf values
+  /// Grow one tree from gq (rows, quantised with q), each node on the features `columns` draws for
+  /// it (started for this tree: ColumnSampler::start_tree). Adds the tree's leaf values
   /// to margin(·, group) (rows × groups) and returns the tree (leaf values × eta). `refit`, when
   /// set, re-estimates the leaf values first (they then go to both the tree and the margins).
   TreeModel grow(ExecutionSpace const& space, Kokkos::View<const GradientPairInt64*, Mem> gq,
-                 GradientQuantiser const& q, std::vector<int> const& tree_features, std::uint64_t tree_key,
+                 GradientQuantiser const& q, ColumnSampler& columns,
                  Kokkos::View<float**, Kokkos::LayoutRight, Mem> margin, int group, PhaseTimes& times,
                  LeafRefit<Mem> const& refit = {});
 
@@ -150,7 +150,7 @@ class TreeGrower {
                        GradientQuantiser const& q, PhaseTimes& times);
   /// Builds the root's histogram, evaluates its split and queues it in `driver`.
   void split_root(ExecutionSpace const& space, Kokkos::View<const GradientPairInt64*, Mem> gq, GradientQuantiser const& q,
-                  std::vector<int> const& tree_features, std::uint64_t tree_key, TreeDriver& driver, PhaseTimes& times);
+                  ColumnSampler& columns, TreeDriver& driver, PhaseTimes& times);
   /// Builds the histograms of hn (summed over the ranks), then the siblings by subtraction.
   void build_histograms(ExecutionSpace const& space, Kokkos::View<const GradientPairInt64*, Mem> gq,
                         std::vector<HistNode> const& hn, std::vector<HistSubtraction> const& subs, PhaseTimes& times);
@@ -167,8 +167,7 @@ class TreeGrower {
   /// that may split further, queues them in `driver`, and frees the batch's histogram slots.
   void make_children(ExecutionSpace const& space, Kokkos::View<const GradientPairInt64*, Mem> gq,
                      GradientQuantiser const& q, TreeModel const& t, std::vector<int> const& batch,
-                     SplitRows const& rows, std::vector<int> const& tree_features, std::uint64_t tree_key,
-                     TreeDriver& driver, PhaseTimes& times);
+                     SplitRows const& rows, ColumnSampler& columns, TreeDriver& driver, PhaseTimes& times);
   /// make_children's host part: the child nodes (rows, sums, monotone bounds, interaction paths) and
   /// their histogram slots; a parent whose children may not split gives its slot back at once.
   ChildHistograms add_children(TreeModel const& t, std::vector<int> const& batch, SplitRows const& rows,
@@ -208,9 +207,10 @@ class TreeGrower {
     if (slot >= 0) free_slots_.push_back(slot);
     slot = -1;
   }
-  /// Evaluate `ids` (all with built histograms); fills nodes_[id].split.
+  /// Evaluate `ids` (all with built histograms; root, or children in expansion order, each
+  /// drawing its feature sample in that order); fills nodes_[id].split.
   void evaluate(ExecutionSpace const& space, GradientQuantiser const& q, std::vector<int> const& ids,
-                std::vector<int> const& tree_features, std::uint64_t tree_key);
+                ColumnSampler& columns);
   void add_node(TreeModel& t, int parent, float base_weight, double hess);
   /// Sizes the categorical scratch of evaluate_splits for n nodes (no-op without categorical features).
   void reserve_categorical(std::size_t n);
@@ -381,8 +381,7 @@ void TreeGrower<ExecutionSpace, Mem, BinT>::write_categories(TreeModel& t, std::
 
 template <class ExecutionSpace, class Mem, class BinT>
 void TreeGrower<ExecutionSpace, Mem, BinT>::evaluate(ExecutionSpace const& space, GradientQuantiser const& q,
-                                               std::vector<int> const& ids, std::vector<int> const& tree_features,
-                                               std::uint64_t tree_key) {
+                                               std::vector<int> const& ids, ColumnSampler& columns) {
   if (ids.empty()) return;
   std::size_t const n = ids.size();
   if (eval_out_.extent(0) < n) {
@@ -392,8 +391,6 @@ void TreeGrower<ExecutionSpace, Mem, BinT>::evaluate(ExecutionSpace const& space
   }
   std::vector<EvalNode> hn(n);
   std::vector<std::uint8_t> hm(n * static_cast<std::size_t>(n_features_), 0);
-  std::vector<int> level_features;
-  int level = -1;
   for (std::size_t k = 0; k < n; ++k) {
     Node const& nd = nodes_[ids[k]];
     hn[k].slot = nd.slot;
@@ -401,14 +398,7 @@ void TreeGrower<ExecutionSpace, Mem, BinT>::evaluate(ExecutionSpace const& space
     hn[k].sum = nd.sum;
     hn[k].lower = nd.lower;
     hn[k].upper = nd.upper;
-    if (nd.depth != level) {
-      level = nd.depth;
-      level_features = sample_features(tree_features, p_.colsample_bylevel, p_.seed, kLevelColStream,
-                                       tree_key * 1024u + static_cast<std::uint64_t>(level));
-    }
-    auto const node_features = sample_features(level_features, p_.colsample_bynode, p_.seed, kNodeColStream,
-                                               tree_key * 1048576u + static_cast<std::uint64_t>(ids[k]));
-    for (int f : node_features)
+    for (int f : columns.node_features(nd.depth))
       if (interaction_allows(nd, f)) hm[k * n_features_ + f] = 1;
   }
   reserve_categorical(n);
@@ -437,8 +427,7 @@ void TreeGrower<ExecutionSpace, Mem, BinT>::evaluate(ExecutionSpace const& space
 template <class ExecutionSpace, class Mem, class BinT>
 TreeModel TreeGrower<ExecutionSpace, Mem, BinT>::grow(ExecutionSpace const& space,
                                                 Kokkos::View<const GradientPairInt64*, Mem> gq,
-                                                GradientQuantiser const& q, std::vector<int> const& tree_features,
-                                                std::uint64_t tree_key,
+                                                GradientQuantiser const& q, ColumnSampler& columns,
                                                 Kokkos::View<float**, Kokkos::LayoutRight, Mem> margin, int group,
                                                 PhaseTimes& times, LeafRefit<Mem> const& refit) {
   compat::ScopedRegion region("kboost::grow");
@@ -455,7 +444,7 @@ TreeModel TreeGrower<ExecutionSpace, Mem, BinT>::grow(ExecutionSpace const& spac
   } count_copies{copies0, times};
   TreeModel t = start_tree(space, gq, q, times);
   TreeDriver driver(p_.max_depth, p_.max_leaves, lossguide_);
-  if (driver.splits_root()) split_root(space, gq, q, tree_features, tree_key, driver, times);
+  if (driver.splits_root()) split_root(space, gq, q, columns, driver, times);
   std::vector<int> cat_nodes;  // nodes with categorical splits
   while (!driver.finished()) {
     ++times.levels;
@@ -465,7 +454,7 @@ TreeModel TreeGrower<ExecutionSpace, Mem, BinT>::grow(ExecutionSpace const& spac
     std::vector<std::uint32_t> level_words;
     auto const psplits = apply_splits(t, batch.expand, q, level_words, cat_nodes);
     SplitRows const rows = partition_rows(space, batch.expand, psplits, level_words, times);
-    make_children(space, gq, q, t, batch.expand, rows, tree_features, tree_key, driver, times);
+    make_children(space, gq, q, t, batch.expand, rows, columns, driver, times);
   }
   for (int id : driver.drain()) free_slot(nodes_[id].slot);
   write_categories(t, cat_nodes);
@@ -497,13 +486,13 @@ TreeModel TreeGrower<ExecutionSpace, Mem, BinT>::start_tree(ExecutionSpace const
 template <class ExecutionSpace, class Mem, class BinT>
 void TreeGrower<ExecutionSpace, Mem, BinT>::split_root(ExecutionSpace const& space,
                                                        Kokkos::View<const GradientPairInt64*, Mem> gq,
-                                                       GradientQuantiser const& q, std::vector<int> const& tree_features,
-                                                       std::uint64_t tree_key, TreeDriver& driver, PhaseTimes& times) {
+                                                       GradientQuantiser const& q, ColumnSampler& columns,
+                                                       TreeDriver& driver, PhaseTimes& times) {
   ++times.levels;  // the root level
   nodes_[0].slot = alloc_slot();
   build_histograms(space, gq, {HistNode{nodes_[0].slot, 0, nodes_[0].end}}, {}, times);
   PhaseTimer timer(times.splits);
-  evaluate(space, q, {0}, tree_features, tree_key);
+  evaluate(space, q, {0}, columns);
   driver.push(expand_entry(0));
 }
 
@@ -596,14 +585,13 @@ void TreeGrower<ExecutionSpace, Mem, BinT>::make_children(ExecutionSpace const& 
                                                           Kokkos::View<const GradientPairInt64*, Mem> gq,
                                                           GradientQuantiser const& q, TreeModel const& t,
                                                           std::vector<int> const& batch, SplitRows const& rows,
-                                                          std::vector<int> const& tree_features, std::uint64_t tree_key,
-                                                          TreeDriver& driver, PhaseTimes& times) {
+                                                          ColumnSampler& columns, TreeDriver& driver, PhaseTimes& times) {
   ChildHistograms const plan = add_children(t, batch, rows, q, driver);
   if (!plan.build.empty()) build_histograms(space, gq, plan.build, plan.subs, times);
   for (int id : batch) free_slot(nodes_[id].slot);
   {
     PhaseTimer timer(times.splits);
-    evaluate(space, q, plan.evaluate, tree_features, tree_key);
+    evaluate(space, q, plan.evaluate, columns);
   }
   for (int id : plan.evaluate) driver.push(expand_entry(id));
 }
