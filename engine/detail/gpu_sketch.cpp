@@ -5,6 +5,7 @@
 #include <kboost/engine/detail/gpu_sketch.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <limits>
 #include <numeric>
@@ -45,10 +46,33 @@ DigitCounts count_digits(std::size_t n, KeyOf const& key_of) {
   return c;
 }
 
-/// v[lo, hi) into `out` sorted ascending, ties (and -0/+0) in their given order: upstream's stable
-/// device sort. An LSD radix sort of (order key, value bits) pairs packed in 64 bits, three stable
-/// passes of 11 bits over the key, each skipped when every key has the same digit.
-void stable_sorted_values(float const* v, std::size_t n, std::vector<float>& out) {
+/// order_key's inverse where no value is -0 (order_key maps -0 and +0 alike).
+float from_order_key(std::uint32_t key) {
+  std::uint32_t const b = (key & 0x80000000u) ? (key & 0x7FFFFFFFu) : ~key;
+  float v = 0.0f;
+  std::memcpy(&v, &b, 4);
+  return v;
+}
+
+/// v[0, n) sorted ascending in place, ties (and -0/+0) in their given order: upstream's stable
+/// device sort. An LSD radix sort, three stable passes of 11 bits over the order key, each skipped
+/// when every key has the same digit. Without a -0 a key gives back its value, so the keys alone
+/// are sorted; with one, (key, value bits) pairs packed in 64 bits keep -0 and +0 in row order.
+void sort_values(float* v, std::size_t n) {
+  bool const negative_zero = std::any_of(v, v + n, [](float x) { return x == 0.0f && std::signbit(x); });
+  if (!negative_zero) {
+    std::vector<std::uint32_t> key(n), key_out(n);
+    for (std::size_t k = 0; k < n; ++k) key[k] = order_key(v[k]);
+    DigitCounts c = count_digits(n, [&](std::size_t k) { return key[k]; });
+    for (int d = 0; d < 3; ++d) {
+      if (!c.needed[d]) continue;
+      int const shift = 11 * d;
+      for (std::uint32_t x : key) key_out[c.start[d][(x >> shift) & 2047u]++] = x;
+      key.swap(key_out);
+    }
+    for (std::size_t k = 0; k < n; ++k) v[k] = from_order_key(key[k]);
+    return;
+  }
   std::vector<std::uint64_t> item(n), item_out(n);
   for (std::size_t k = 0; k < n; ++k) {
     std::uint32_t bits = 0;
@@ -62,59 +86,83 @@ void stable_sorted_values(float const* v, std::size_t n, std::vector<float>& out
     for (std::uint64_t x : item) item_out[c.start[d][(x >> shift) & 2047u]++] = x;
     item.swap(item_out);
   }
-  out.resize(n);
   for (std::size_t k = 0; k < n; ++k) {
     auto const bits = static_cast<std::uint32_t>(item[k]);
-    std::memcpy(&out[k], &bits, 4);
+    std::memcpy(&v[k], &bits, 4);
   }
 }
 
-/// stable_sorted_values with weights: v and w (n each) sorted by v, w carried along.
-void stable_sort_weighted(std::vector<float>& v, std::vector<float>& w) {
-  std::size_t const n = v.size();
+/// sort_values with weights: v and w (n each) sorted in place by v, w carried along.
+void sort_weighted(float* v, float* w, std::size_t n) {
   std::vector<std::uint32_t> key(n), key_out(n);
   for (std::size_t k = 0; k < n; ++k) key[k] = order_key(v[k]);
   DigitCounts c = count_digits(n, [&](std::size_t k) { return key[k]; });
-  std::vector<float> v_out(n), w_out(n);
+  std::vector<float> vs(v, v + n), ws(w, w + n), v_out(n), w_out(n);
   for (int d = 0; d < 3; ++d) {
     if (!c.needed[d]) continue;
     int const shift = 11 * d;
     for (std::size_t k = 0; k < n; ++k) {
       std::size_t const to = c.start[d][(key[k] >> shift) & 2047u]++;
       key_out[to] = key[k];
-      v_out[to] = v[k];
-      w_out[to] = w[k];
+      v_out[to] = vs[k];
+      w_out[to] = ws[k];
     }
     key.swap(key_out);
-    v.swap(v_out);
-    w.swap(w_out);
+    vs.swap(v_out);
+    ws.swap(w_out);
   }
+  std::copy(vs.begin(), vs.end(), v);
+  std::copy(ws.begin(), ws.end(), w);
 }
 
 }  // namespace
 
+void sort_sketch_batch(float* v, float* w, std::size_t n) {
+  if (w == nullptr) {
+    sort_values(v, n);
+  } else {
+    sort_weighted(v, w, n);
+  }
+}
+
 FeatureCuts gpu_feature_cuts(float const* v, float const* w, std::uint64_t const* split, SketchBatches const& batches,
-                             int max_bin) {
+                             int max_bin, bool sorted) {
   gpu_sketch::GpuFeatureSketch sketch(max_bin);
   std::vector<float> values, weights, scan;
   for (std::size_t b = 0; b < batches.batches; ++b) {
-    std::size_t const lo = split[b], hi = split[b + 1];
-    if (w == nullptr) {
-      stable_sorted_values(v + lo, hi - lo, values);
-    } else {
+    std::size_t const lo = split[b], hi = split[b + 1], n = hi - lo;
+    float const* batch_values = v + lo;
+    float const* batch_weights = w != nullptr ? w + lo : nullptr;
+    if (!sorted) {
       values.assign(v + lo, v + hi);
-      weights.assign(w + lo, w + hi);
-      stable_sort_weighted(values, weights);
-      scan.resize(weights.size());
-      float running = 0.0f;
-      for (std::size_t k = 0; k < weights.size(); ++k) scan[k] = running = running + weights[k];
+      if (w != nullptr) weights.assign(w + lo, w + hi);
+      sort_sketch_batch(values.data(), w != nullptr ? weights.data() : nullptr, n);
+      batch_values = values.data();
+      batch_weights = weights.data();
     }
-    sketch.push(values.data(), w != nullptr ? scan.data() : nullptr, values.size(), batches.rows[b]);
+    if (w != nullptr) {
+      scan.resize(n);
+      float running = 0.0f;
+      for (std::size_t k = 0; k < n; ++k) scan[k] = running = running + batch_weights[k];
+    }
+    sketch.push(batch_values, w != nullptr ? scan.data() : nullptr, n, batches.rows[b]);
   }
   FeatureCuts out;
   out.values = sketch.cut_values();
   out.min_val = -std::numeric_limits<float>::infinity();
   return out;
+}
+
+void sort_column_batches(GatheredColumns& cols, SketchBatches const& batches, std::size_t features,
+                         std::vector<std::uint8_t> const& categorical) {
+  std::size_t const B = batches.batches;
+  run_on_host_threads(features * B, [&](std::size_t task) {
+    std::size_t const f = task / B, b = task % B;
+    if (f < categorical.size() && categorical[f] != 0) return;
+    std::uint64_t const* split = batches.split.data() + f * (B + 1);
+    std::size_t const lo = cols.begin[f] + split[b], n = split[b + 1] - split[b];
+    sort_sketch_batch(cols.values.get() + lo, cols.weights ? cols.weights.get() + lo : nullptr, n);
+  });
 }
 
 namespace {

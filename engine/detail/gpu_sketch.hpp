@@ -152,17 +152,28 @@ SketchBatches sketch_batches(ValueLocator<RowValues> const& where, Collective& c
   return out;
 }
 
+/// One sketch batch's n values v (weights w, nullptr = all 1) sorted in place as upstream's stable
+/// device sort orders them: ascending, ties (and -0/+0) in row order, weights carried along.
+void sort_sketch_batch(float* v, float* w, std::size_t n);
+
 /// Upstream's GPU cuts of one numerical feature from its values in the job's row order (weights
-/// at `w`, nullptr = all 1) and its batch splits `split` (batches + 1 entries).
+/// at `w`, nullptr = all 1) and its batch splits `split` (batches + 1 entries); `sorted`: each
+/// batch already sorted by sort_sketch_batch (else sorted here, in a copy).
 FeatureCuts gpu_feature_cuts(float const* v, float const* w, std::uint64_t const* split, SketchBatches const& batches,
-                             int max_bin);
+                             int max_bin, bool sorted);
+
+/// Every numerical feature's batches of `cols` sorted in place (sort_sketch_batch), one task per
+/// feature and batch on host threads: the sorts, the sketch's main cost, spread evenly over the
+/// threads however few features there are.
+void sort_column_batches(GatheredColumns& cols, SketchBatches const& batches, std::size_t features,
+                         std::vector<std::uint8_t> const& categorical);
 
 /// The cuts of feature f (categorical when `categorical` marks it, as upstream's: every category).
 inline FeatureCuts gpu_column_cuts(std::size_t f, float const* v, float const* w, std::size_t n,
                                    SketchBatches const& batches, int max_bin,
-                                   std::vector<std::uint8_t> const& categorical) {
+                                   std::vector<std::uint8_t> const& categorical, bool sorted) {
   if (f < categorical.size() && categorical[f] != 0) return categorical_feature_cuts(v, n);
-  return gpu_feature_cuts(v, w, batches.split.data() + f * (batches.batches + 1), batches, max_bin);
+  return gpu_feature_cuts(v, w, batches.split.data() + f * (batches.batches + 1), batches, max_bin, sorted);
 }
 
 /// upstream_gpu's policy for the radix selection (one batch of unweighted numerical features):
@@ -239,10 +250,14 @@ HistogramCuts<Mem> gpu_sketch_host_rows(ExecutionSpace const& space, std::size_t
   check_sketch_inputs(rows, hw.extent(0), max_bin);
   ValueLocator<RowValues> const where(rows, features, row_values);
   SketchBatches const batches = sketch_batches(where, comm);
-  GatheredColumns const cols = gather_columns(rows, features, hw, row_values, &where.count);
+  GatheredColumns cols = gather_columns(rows, features, hw, row_values, &where.count);
+  // On one rank the columns are whole here, so their batches are sorted first, in parallel; on
+  // several, each owner sorts the columns it is sent.
+  bool const sorted = comm.size() == 1;
+  if (sorted) sort_column_batches(cols, batches, features, categorical);
   return cuts_from_columns<Mem>(space, comm, cols, features, categorical,
                                 [&](std::size_t f, float const* v, float const* w, std::size_t n) {
-                                  return gpu_column_cuts(f, v, w, n, batches, max_bin, categorical);
+                                  return gpu_column_cuts(f, v, w, n, batches, max_bin, categorical, sorted);
                                 });
 }
 
