@@ -31,15 +31,6 @@ using pmath::detail::fma;
 /// The NaN NVIDIA GPUs produce (any NaN operand or invalid operation).
 KOKKOS_INLINE_FUNCTION float canonical_nan() { return bit_cast<float>(std::uint32_t(0x7fffffffu)); }
 
-/// Fused multiply-add a*b+c in float, one rounding (IEEE fmaf), on host and device.
-KOKKOS_INLINE_FUNCTION float fmaf(float a, float b, float c) {
-#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
-  return ::fmaf(a, b, c);
-#else
-  return std::fma(a, b, c);
-#endif
-}
-
 /// 2^f for a float f, evaluated in double (|error| ~1 ulp of double) and rounded to float, with
 /// a result below 2^-126 flushed to +0: equal to 2^f correctly rounded on every float in [-200, 200]
 /// (checked exhaustively against glibc's double exp2).
@@ -110,15 +101,15 @@ struct ExpParts {
 };
 
 KOKKOS_INLINE_FUNCTION ExpParts exp_parts(float x, std::uint8_t const* table) {
-  float j = fmaf(x, bit_cast<float>(0x3BBB989Du), 0.5f);  // log2(e) / 252
+  float j = fma(x, bit_cast<float>(0x3BBB989Du), 0.5f);  // log2(e) / 252
   j = j > 0.0f ? (j < 1.0f ? j : 1.0f) : 0.0f;           // cvt.sat: NaN -> 0
   // fma.rm(j, 252, 0x1.800002p+23): every float in [2^23, 2^24) is an integer, so rounding down
   // keeps the integer part of j * 252 (exact in double).
   double const whole = static_cast<double>(static_cast<std::int64_t>(static_cast<double>(j) * 252.0));
   float const k = static_cast<float>(12582913.0 + whole);
   float const t = k - 12583039.0f;
-  float f = fmaf(x, bit_cast<float>(0x3FB8AA3Bu), -t);  // log2(e), high part
-  f = fmaf(x, bit_cast<float>(0x32A57060u), f);         // log2(e), low part
+  float f = fma(x, bit_cast<float>(0x3FB8AA3Bu), -t);  // log2(e), high part
+  f = fma(x, bit_cast<float>(0x32A57060u), f);         // log2(e), low part
   return {ex2_approx(f, table), bit_cast<float>(bit_cast<std::uint32_t>(k) << 23)};
 }
 
@@ -136,21 +127,21 @@ KOKKOS_INLINE_FUNCTION float expf(float x, std::uint8_t const* table) {
 /// integer arithmetic, a degree-9 `fma` polynomial in m - 1, plus exponent * ln 2. Device-safe.
 KOKKOS_INLINE_FUNCTION float logf(float x) {
   using detail::bit_cast;
-  using detail::fmaf;
+  using pmath::detail::fma;
   bool const subnormal = x < 0x1p-126f;
   float const xs = subnormal ? x * 0x1p23f : x;
   float const e0 = subnormal ? -23.0f : 0.0f;
   std::uint32_t const bits = bit_cast<std::uint32_t>(xs);
   std::uint32_t const expo_bits = (bits - 0x3F2AAAABu) & 0xFF800000u;
   float const m = bit_cast<float>(bits - expo_bits);
-  float const expo = fmaf(static_cast<float>(static_cast<std::int32_t>(expo_bits)), 0x1p-23f, e0);
+  float const expo = fma(static_cast<float>(static_cast<std::int32_t>(expo_bits)), 0x1p-23f, e0);
   float const r = m - 1.0f;
   constexpr std::uint32_t kPoly[9] = {0xBE055027u, 0x3E1039F6u, 0xBDF8CDCCu, 0x3E0F2955u, 0xBE2AD8B9u,
                                       0x3E4CED0Bu, 0xBE7FFF22u, 0x3EAAAA78u, 0xBF000000u};
   float p = bit_cast<float>(kPoly[0]);
-  for (int i = 1; i < 9; ++i) p = fmaf(p, r, bit_cast<float>(kPoly[i]));
+  for (int i = 1; i < 9; ++i) p = fma(p, r, bit_cast<float>(kPoly[i]));
   float const rp = r * p;
-  float out = fmaf(expo, bit_cast<float>(0x3F317218u), fmaf(rp, r, r));
+  float out = fma(expo, bit_cast<float>(0x3F317218u), fma(rp, r, r));
   if (bits >= 0x7F800000u) out = bits == 0x7F800000u ? xs : detail::canonical_nan();  // +inf; NaN or < 0
   return xs == 0.0f ? bit_cast<float>(0xFF800000u) : out;
 }
@@ -161,7 +152,7 @@ KOKKOS_INLINE_FUNCTION float sigmoid(float x, std::uint8_t const* table) {
   if (!(x == x)) return detail::canonical_nan();
   float const nx = 88.7f < -x ? 88.7f : -x;  // std::min(-x, 88.7f): NaN stays NaN
   detail::ExpParts const e = detail::exp_parts(nx, table);
-  float const denom = detail::fmaf(e.mantissa, e.scale, 1.0f) + 1e-16f;
+  float const denom = detail::fma(e.mantissa, e.scale, 1.0f) + 1e-16f;
   return 1.0f / denom;
 }
 

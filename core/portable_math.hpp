@@ -37,6 +37,15 @@ KOKKOS_INLINE_FUNCTION double fma(double a, double b, double c) {
 #endif
 }
 
+/// The same in float (IEEE fmaf): the FMA nvcc contracts a float a*b+c into.
+KOKKOS_INLINE_FUNCTION float fma(float a, float b, float c) {
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+  return ::fmaf(a, b, c);
+#else
+  return std::fma(a, b, c);
+#endif
+}
+
 /// 2^(i/32) table of glibc's e_exp2f_data.c: tab[i] = asuint64(2^(i/32)) - (i << 47).
 KOKKOS_INLINE_FUNCTION std::uint64_t exp2f_tab(unsigned i) {
   constexpr std::uint64_t tab[32] = {

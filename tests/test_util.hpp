@@ -3,7 +3,9 @@
 /// tests write themselves.
 #include <catch2/catch_test_macros.hpp>
 
+#include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -11,6 +13,12 @@
 #include <unistd.h>
 
 namespace kboost::test {
+
+/// Bits equal, or both NaN (CUDA's canonical NaN and the host's default NaN differ in bits).
+inline bool same_result(float a, float b) {
+  if (std::isnan(a) && std::isnan(b)) return true;
+  return std::memcmp(&a, &b, 4) == 0;
+}
 
 /// The project's shared/ folder: $KBOOST_SHARED, else ../shared beside the repository.
 inline std::string shared_dir() {

@@ -41,12 +41,6 @@ FunctionGolden function_golden(std::string const& fn) {
   return g;
 }
 
-/// Bits equal, or both NaN (CUDA's canonical NaN and the host's default NaN differ in bits).
-bool same_result(float a, float b) {
-  if (std::isnan(a) && std::isnan(b)) return true;
-  return std::memcmp(&a, &b, 4) == 0;
-}
-
 }  // namespace
 
 TEST_CASE("cuda math " TEST_BACKEND ": the embedded special-function table is the captured one", "[pmath]") {
@@ -72,7 +66,7 @@ TEST_CASE("cuda math " TEST_BACKEND ": Sigmoid, expf and logf give the GPU's bit
     auto hy = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
     std::size_t bad = 0, first = n;
     for (std::size_t i = 0; i < n; ++i)
-      if (!same_result(hy(i), g.out[i])) first = bad++ ? first : i;
+      if (!kboost::test::same_result(hy(i), g.out[i])) first = bad++ ? first : i;
     INFO(bad << " of " << n << " differ" << (bad ? ", the first at input " + std::to_string(g.in[first]) : ""));
     CHECK(bad == 0);
   }
@@ -86,7 +80,7 @@ TEST_CASE("cuda math " TEST_BACKEND ": exp2_rounded rounds 2^f correctly", "[pma
     ++n;
     float ref = static_cast<float>(std::exp2(static_cast<double>(f)));
     if (ref < 0x1p-126f) ref = 0.0f;
-    bad += !same_result(kboost::pmath::cuda::detail::exp2_rounded(f), ref);
+    bad += !kboost::test::same_result(kboost::pmath::cuda::detail::exp2_rounded(f), ref);
   };
   for (std::uint64_t u = 0; u <= 0xffffffffull; u += 97) {
     float const f = float_of(static_cast<std::uint32_t>(u));
