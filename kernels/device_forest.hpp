@@ -12,13 +12,19 @@
 /// bit-identical to the batch predictor, to `kboost predict` and to upstream XGBoost 3.2's CPU predict
 /// (src/predictor/cpu_predictor.cc PredValueByOneTree, src/gbm/gbtree.cc Dart::PredictBatchImpl), on
 /// every backend.
+///
+/// predict_team is the same prediction by a team of threads (a user kernel with a team per cell or
+/// particle): the trees are walked side by side and their leaves added in tree order by one thread,
+/// so it gives predict's bits for any team size.
 #include <Kokkos_Core.hpp>
 
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <type_traits>
 
 #include <kboost/core/output_transform.hpp>
+#include <kboost/core/portable_math.hpp>
 #include <kboost/kernels/predict_layout.hpp>
 
 namespace kboost {
@@ -72,18 +78,7 @@ struct DeviceForest {
   template <class Row>
   KOKKOS_INLINE_FUNCTION void predict_margin(Row const& x, float* out) const {
     for (int k = 0; k < n_outputs; ++k) out[k] = base_margin(k);
-    bool const dart = tree_weight.data != nullptr;
-    for (int t = first_tree; t < last_tree; ++t) {
-      std::int32_t const l = leaf(t, x);
-      if (vector_leaf) {
-        std::int32_t const off = nodes(l).child;
-        for (int j = 0; j < n_outputs; ++j) out[j] += leaf_values(off + j);
-      } else {
-        float v = nodes(l).value;
-        if (dart) v = (0.0f + v) * tree_weight(t);
-        out[tree_group(t)] += v;
-      }
-    }
+    for (int t = first_tree; t < last_tree; ++t) add_leaf_word(t, leaf_word(t, x), out);
   }
 
   /// Prediction of row `x`: margins, then the transform in place. `out` holds margin_columns()
@@ -93,6 +88,80 @@ struct DeviceForest {
     predict_margin(x, out);
     auto io = [out](int j) -> float& { return out[j]; };
     apply_transform(transform, n_outputs, io, io);
+  }
+
+  /// 32-bit words of level-0 team scratch that predict_team needs for a team of `team_size`
+  /// threads: one leaf per thread and the row's margins. Request them per team, e.g.
+  /// policy.set_scratch_size(0, Kokkos::PerTeam(forest.team_scratch_bytes(team_size))).
+  KOKKOS_INLINE_FUNCTION std::size_t team_scratch_words(int team_size) const {
+    return static_cast<std::size_t>(team_size) + static_cast<std::size_t>(n_outputs);
+  }
+  KOKKOS_INLINE_FUNCTION std::size_t team_scratch_bytes(int team_size) const {
+    return team_scratch_words(team_size) * sizeof(std::int32_t);
+  }
+
+  /// The team's share of level-0 scratch for predict_team: take it once per team (each call takes
+  /// team_scratch_bytes more from the team's scratch) and pass it to all of the team's calls.
+  template <class TeamMember>
+  KOKKOS_INLINE_FUNCTION std::int32_t* team_scratch(TeamMember const& team) const {
+    return static_cast<std::int32_t*>(
+        team.team_scratch(0).get_shmem(team_scratch_bytes(team.team_size())));
+  }
+
+  /// predict_margin of row `x` by the threads of `team` (a TeamPolicy member; vector length 1):
+  /// thread r walks trees first_tree + r, + r + team_size, ..., keeping each leaf in `scratch`
+  /// (team_scratch), and the team's first thread adds every chunk's leaves IN TREE ORDER, so the
+  /// result is predict_margin's bits for any team size and backend. Every thread of the team calls
+  /// it with the same row; each gets the margins in its own out[0 .. margin_columns()).
+  template <class TeamMember, class Row>
+  KOKKOS_INLINE_FUNCTION void predict_margin_team(TeamMember const& team, Row const& x, std::int32_t* scratch,
+                                                  float* out) const {
+    int const n = team.team_size(), r = team.team_rank();
+    float* const margin = reinterpret_cast<float*>(scratch + n);
+    if (r == 0)
+      for (int k = 0; k < n_outputs; ++k) margin[k] = base_margin(k);
+    for (int t0 = first_tree; t0 < last_tree; t0 += n) {
+      if (t0 + r < last_tree) scratch[r] = leaf_word(t0 + r, x);
+      team.team_barrier();
+      if (r == 0) {
+        int const chunk = last_tree - t0 < n ? last_tree - t0 : n;
+        for (int j = 0; j < chunk; ++j) add_leaf_word(t0 + j, scratch[j], margin);
+      }
+      team.team_barrier();
+    }
+    for (int k = 0; k < n_outputs; ++k) out[k] = margin[k];
+    team.team_barrier();  // the scratch is free again for the team's next row
+  }
+
+  /// predict of row `x` by the threads of `team`: predict_margin_team, then the transform in each
+  /// thread's out (margin_columns() floats; the result is out[0 .. output_columns())).
+  template <class TeamMember, class Row>
+  KOKKOS_INLINE_FUNCTION void predict_team(TeamMember const& team, Row const& x, std::int32_t* scratch,
+                                           float* out) const {
+    predict_margin_team(team, x, scratch, out);
+    auto io = [out](int j) -> float& { return out[j]; };
+    apply_transform(transform, n_outputs, io, io);
+  }
+
+ private:
+  /// Tree t's contribution to a row as one word: the leaf's slot (vector leaves) or the bits of its
+  /// value, DART-weighted as predict_margin weighs it.
+  template <class Row>
+  KOKKOS_INLINE_FUNCTION std::int32_t leaf_word(int t, Row const& x) const {
+    std::int32_t const l = leaf(t, x);
+    if (vector_leaf) return nodes(l).child;
+    float v = nodes(l).value;
+    if (tree_weight.data != nullptr) v = (0.0f + v) * tree_weight(t);
+    return pmath::detail::bit_cast<std::int32_t>(v);
+  }
+
+  /// Adds tree t's leaf_word to the margins, as predict_margin does.
+  KOKKOS_INLINE_FUNCTION void add_leaf_word(int t, std::int32_t word, float* margin) const {
+    if (vector_leaf) {
+      for (int j = 0; j < n_outputs; ++j) margin[j] += leaf_values(word + j);
+    } else {
+      margin[tree_group(t)] += pmath::detail::bit_cast<float>(word);
+    }
   }
 };
 

@@ -62,6 +62,39 @@ void check_device_forest(GoldenCase const& c, kboost::Predictor<TEST_EXECSPACE> 
   bad += kboost::test::count_bit_mismatches(first, want, "DeviceForest", log);
 }
 
+/// DeviceForest::predict_team in a TeamPolicy: each team predicts several rows in turn (one
+/// scratch taken per team), at team sizes 1 and the backend's typical width.
+void check_device_forest_team(GoldenCase const& c, kboost::Predictor<TEST_EXECSPACE> const& p,
+                              kboost::PredictOptions opt, GoldenArray const& want, std::ostringstream& log,
+                              std::size_t& bad) {
+  auto const X = kboost::test::golden_view<Kokkos::LayoutLeft, TEST_MEMSPACE>(c.files.at("X"), "X_particles");
+  auto const forest = p.device_forest(opt);
+  int const rows = static_cast<int>(want.rows), cols = forest.margin_columns();
+  constexpr int kRowsPerTeam = 3;
+  constexpr int kMaxOutputs = 16;
+  REQUIRE(cols <= kMaxOutputs);
+  bool const host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, TEST_MEMSPACE>::accessible;
+  for (int team_size : {1, host ? TEST_EXECSPACE().concurrency() : 96}) {
+    Right out("team_out", want.rows, static_cast<std::size_t>(cols));
+    Kokkos::TeamPolicy<TEST_EXECSPACE> policy((rows + kRowsPerTeam - 1) / kRowsPerTeam, team_size);
+    policy.set_scratch_size(0, Kokkos::PerTeam(forest.team_scratch_bytes(team_size)));
+    Kokkos::parallel_for(
+        "kboost::test::device_forest_team", policy,
+        KOKKOS_LAMBDA(Kokkos::TeamPolicy<TEST_EXECSPACE>::member_type const& team) {
+          std::int32_t* const scratch = forest.team_scratch(team);
+          for (int i = team.league_rank() * kRowsPerTeam; i < rows && i < (team.league_rank() + 1) * kRowsPerTeam; ++i) {
+            float y[kMaxOutputs];
+            forest.predict_team(team, [&](int f) { return X(i, f); }, scratch, y);
+            if (team.team_rank() == team.team_size() - 1)
+              for (int j = 0; j < cols; ++j) out(i, j) = y[j];
+          }
+        });
+    auto h = on_host(out);
+    auto first = Kokkos::subview(h, Kokkos::ALL(), std::make_pair(std::size_t{0}, want.cols));
+    bad += kboost::test::count_bit_mismatches(first, want, "DeviceForest team " + std::to_string(team_size), log);
+  }
+}
+
 /// kboost_predict on host arrays, row-major in / row-major out and column-major in / out.
 void check_c_api(GoldenCase const& c, bool margin, GoldenArray const& want, std::ostringstream& log, std::size_t& bad) {
   if (c.options.iteration_begin != 0 || c.options.iteration_end != 0 || c.options.missing == c.options.missing)
@@ -109,6 +142,7 @@ void check_library_entry_points(bool shared_models) {
       std::size_t bad = 0;
       check_layouts(c, p, opt, want, log, bad);
       check_device_forest(c, p, opt, want, log, bad);
+      check_device_forest_team(c, p, opt, want, log, bad);
       check_c_api(c, margin, want, log, bad);
       INFO((margin ? "margin\n" : "pred\n") << log.str());
       CHECK(bad == 0);

@@ -1,11 +1,14 @@
-// Prediction latency of one model, two ways, on Kokkos' default execution space:
+// Prediction latency of one model, three ways, on Kokkos' default execution space:
 //  - batch: Predictor::predict_into (one kboost kernel per call);
 //  - in a user kernel: a parallel_for over rows ("particles") calling DeviceForest::predict per row,
-//    features read through an accessor from a LayoutLeft View (the simulation's storage).
+//    features read through an accessor from a LayoutLeft View (the simulation's storage);
+//  - in a user kernel with a team per row: DeviceForest::predict_team, at each team size of
+//    `team_sizes` (GPUs: 32, 128, 512; host: the space's concurrency), the fastest reported.
 // Synthetic rows (features uniform in [-2, 2), 2 % NaN), fixed seed. Per batch size: the median and
 // 99th percentile of `repeats` timed calls (after 3 warm-ups), each ending with a fence, and whether
-// the two ways give the same bits. CSV on stdout:
-//   rows,batch_p50_ms,batch_p99_ms,kernel_p50_ms,kernel_p99_ms,kernel_ns_per_row,bits_equal
+// the three ways give the same bits. CSV on stdout:
+//   rows,batch_p50_ms,batch_p99_ms,kernel_p50_ms,kernel_p99_ms,kernel_ns_per_row,team_size,team_p50_ms,
+//   team_p99_ms,bits_equal
 //   usage: bench_device_forest <model> [repeats=50] [rows...=1 100 10000 1000000]
 #include <Kokkos_Core.hpp>
 #include <kboost/engine/predictor.hpp>
@@ -66,7 +69,10 @@ int main(int argc, char* argv[]) {
   int const k = forest.output_columns();
   std::printf("# %s, %zu trees, %d features, %d outputs, %s\n", argv[1], predictor.model().trees.size(), nf, k,
               Space::name());
-  std::printf("rows,batch_p50_ms,batch_p99_ms,kernel_p50_ms,kernel_p99_ms,kernel_ns_per_row,bits_equal\n");
+  std::printf("rows,batch_p50_ms,batch_p99_ms,kernel_p50_ms,kernel_p99_ms,kernel_ns_per_row,team_size,team_p50_ms,"
+              "team_p99_ms,bits_equal\n");
+  bool const host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Space::memory_space>::accessible;
+  std::vector<int> const team_sizes = host ? std::vector<int>{Space().concurrency()} : std::vector<int>{32, 128, 512};
   for (int n : sizes) {
     Kokkos::View<float**, Kokkos::LayoutLeft, Space> X("X", n, nf);
     Kokkos::parallel_for(
@@ -96,8 +102,29 @@ int main(int argc, char* argv[]) {
     });
     auto hb = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), batch);
     auto hk = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), kernel);
-    bool const same = std::memcmp(hb.data(), hk.data(), hb.size() * sizeof(float)) == 0;
-    std::printf("%d,%.4f,%.4f,%.4f,%.4f,%.1f,%d\n", n, b.first, b.second, u.first, u.second, u.first * 1e6 / n, same);
+    bool same = std::memcmp(hb.data(), hk.data(), hb.size() * sizeof(float)) == 0;
+    std::pair<double, double> best{1e30, 1e30};
+    int best_size = 0;
+    for (int ts : team_sizes) {
+      Kokkos::TeamPolicy<Space> policy(space, n, ts);
+      policy.set_scratch_size(0, Kokkos::PerTeam(forest.team_scratch_bytes(ts)));
+      auto t = time_ms(repeats, [&] {
+        Kokkos::parallel_for(
+            "user::particle_teams", policy, KOKKOS_LAMBDA(Kokkos::TeamPolicy<Space>::member_type const& team) {
+              int const i = team.league_rank();
+              float out[kMax];
+              forest.predict_team(team, [&](int f) { return X(i, f); }, forest.team_scratch(team), out);
+              if (team.team_rank() == 0)
+                for (int j = 0; j < k; ++j) kernel(i, j) = out[j];
+            });
+        space.fence();
+      });
+      auto ht = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), kernel);
+      same = same && std::memcmp(hb.data(), ht.data(), hb.size() * sizeof(float)) == 0;
+      if (t.first < best.first) best = t, best_size = ts;
+    }
+    std::printf("%d,%.4f,%.4f,%.4f,%.4f,%.1f,%d,%.4f,%.4f,%d\n", n, b.first, b.second, u.first, u.second,
+                u.first * 1e6 / n, best_size, best.first, best.second, same);
     std::fflush(stdout);
   }
   return 0;
