@@ -37,6 +37,22 @@ struct ConstArray {
   T const* data = nullptr;
   KOKKOS_INLINE_FUNCTION T const& operator()(std::int64_t i) const { return data[i]; }
 };
+
+/// A scalar tree's contribution: its leaf value, DART-weighted as upstream ((0 + leaf) · weight_drop).
+template <class Forest>
+KOKKOS_INLINE_FUNCTION float scalar_leaf(Forest const& f, int tree, std::int32_t slot) {
+  float v = f.nodes(slot).value;
+  if (f.tree_weight.data != nullptr) v = (0.0f + v) * f.tree_weight(tree);
+  return v;
+}
+
+/// A tree's contribution to a row as one word, for predictors that keep the leaves of many trees
+/// before adding them in tree order: scalar_leaf's float bits, or the leaf's pool slot for
+/// vector-leaf trees.
+template <class Forest>
+KOKKOS_INLINE_FUNCTION std::int32_t leaf_word(Forest const& f, int tree, std::int32_t slot) {
+  return f.vector_leaf ? slot : pmath::detail::bit_cast<std::int32_t>(scalar_leaf(f, tree, slot));
+}
 }  // namespace detail
 
 /// One model's trees [first_tree, last_tree) in `MemorySpace`, ready to predict single rows.
@@ -144,21 +160,18 @@ struct DeviceForest {
   }
 
  private:
-  /// Tree t's contribution to a row as one word: the leaf's slot (vector leaves) or the bits of its
-  /// value, DART-weighted as predict_margin weighs it.
+  /// Tree t's detail::leaf_word for row x.
   template <class Row>
   KOKKOS_INLINE_FUNCTION std::int32_t leaf_word(int t, Row const& x) const {
-    std::int32_t const l = leaf(t, x);
-    if (vector_leaf) return nodes(l).child;
-    float v = nodes(l).value;
-    if (tree_weight.data != nullptr) v = (0.0f + v) * tree_weight(t);
-    return pmath::detail::bit_cast<std::int32_t>(v);
+    return detail::leaf_word(*this, t, leaf(t, x));
   }
 
-  /// Adds tree t's leaf_word to the margins, as predict_margin does.
+  /// Adds tree t's leaf_word to the margins: the leaf's n_outputs values, or its scalar to its
+  /// output group.
   KOKKOS_INLINE_FUNCTION void add_leaf_word(int t, std::int32_t word, float* margin) const {
     if (vector_leaf) {
-      for (int j = 0; j < n_outputs; ++j) margin[j] += leaf_values(word + j);
+      std::int32_t const off = nodes(word).child;
+      for (int j = 0; j < n_outputs; ++j) margin[j] += leaf_values(off + j);
     } else {
       margin[tree_group(t)] += pmath::detail::bit_cast<float>(word);
     }

@@ -88,21 +88,6 @@ void default_blocking(ExecutionSpace const& space, std::size_t n_rows, int n_tre
 }
 
 namespace detail {
-/// A scalar tree's contribution: its leaf value, DART-weighted as upstream ((0 + leaf) · weight_drop).
-/// leaf_word: what the traversal step keeps per (tree, row) when leaf_values_in_scratch is set: that
-/// value's float bits for scalar trees, the leaf's pool slot for vector-leaf trees.
-template <class Forest>
-KOKKOS_INLINE_FUNCTION float scalar_leaf(Forest const& f, int tree, std::int32_t slot) {
-  float v = f.nodes(slot).value;
-  if (f.tree_weight.data != nullptr) v = (0.0f + v) * f.tree_weight(tree);
-  return v;
-}
-
-template <class Forest>
-KOKKOS_INLINE_FUNCTION std::int32_t leaf_word(Forest const& f, int tree, std::int32_t slot) {
-  return f.vector_leaf ? slot : pmath::detail::bit_cast<std::int32_t>(scalar_leaf(f, tree, slot));
-}
-
 /// Level-synchronous walk of a dense numeric tree (tree_dense >= 2) at pool slot `base` for the rows
 /// [0, nr) of a block, value(r, feature) reading row r: slots below leaves are filled with the leaf
 /// (flatten_forest), so each row takes exactly `depth` branch-free steps, no leaf test. pos[r] ends
