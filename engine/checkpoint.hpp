@@ -3,7 +3,7 @@
 /// Checkpoints of a fit (`kboost train --checkpoint-every N --checkpoint-dir D`, `--resume`): the
 /// model so far (upstream 3.x JSON, as save_model writes it) and the TrainState that a resumed fit
 /// needs to make the same bytes as one never interrupted (rounds, early-stopping state, evaluation
-/// log; the sampling streams are keyed by round, so they need no state). One file per checkpoint,
+/// log, and the draws of upstream's random engine that row and column sampling took). One file per checkpoint,
 /// `D/checkpoint-<rounds, 8 digits>.json`, written atomically (core/atomic_file.hpp), the
 /// newest `keep` kept. Upstream's nearest is its CLI's save_period/model_dir (model only; the
 /// Python TrainingCheckPoint callback likewise), which cannot restore early stopping or the log.
