@@ -90,6 +90,22 @@ int concurrency(ExecutionSpace const& space) {
 #endif
 }
 
+/// What tells an execution-space instance's queue apart from another's: its stream on CUDA and HIP
+/// (kernels on one stream run in order), null on host spaces (whose launches kboost serialises).
+template <class ExecutionSpace>
+void const* instance_key(ExecutionSpace const& space) {
+  (void)space;
+#if defined(KOKKOS_ENABLE_CUDA)
+  if constexpr (std::is_same<ExecutionSpace, Kokkos::Cuda>::value) return space.cuda_stream();
+#endif
+#if defined(KOKKOS_ENABLE_HIP) && KOKKOS_VERSION >= 40000
+  if constexpr (std::is_same<ExecutionSpace, Kokkos::HIP>::value) return space.hip_stream();
+#elif defined(KOKKOS_ENABLE_HIP)
+  if constexpr (std::is_same<ExecutionSpace, Kokkos::Experimental::HIP>::value) return space.hip_stream();
+#endif
+  return nullptr;
+}
+
 /// Name of an execution space ("Serial", "OpenMP", "Cuda", "HIP").
 template <class ExecutionSpace>
 std::string space_name() {

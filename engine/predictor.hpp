@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <limits>
+#include <memory>
 #include <mutex>
 #include <type_traits>
 #include <stdexcept>
@@ -23,6 +24,7 @@
 #include <kboost/kernels/device_forest.hpp>
 #include <kboost/kernels/predict_kernel.hpp>
 #include <kboost/kernels/predict_layout.hpp>
+#include <kboost/kernels/predict_pairs.hpp>
 #include <kboost/kernels/predict_rows.hpp>
 #include <kboost/io/model_reader.hpp>
 
@@ -165,8 +167,14 @@ class Predictor {
     if (host) lock = std::unique_lock<std::mutex>(detail::host_launch_mutex());
     auto const f = make_device_forest(forest_, base_score_, range.first, range.second, model_.num_feature,
                                       opt.output_margin ? OutputTransform::kIdentity : transform_, opt.missing);
-    if (p.one_row_per_thread) predict_rows(space, f, X, base_margin, p.team_size, out);
-    else predict_forest(space, f, X, base_margin, p, out);
+    if (p.spread_pairs) {
+      auto const words = pair_words_->get(space, pair_words(X.extent(0), range.second - range.first));
+      predict_pairs(space, f, X, base_margin, words, out);
+    } else if (p.one_row_per_thread) {
+      predict_rows(space, f, X, base_margin, p.team_size, out);
+    } else {
+      predict_forest(space, f, X, base_margin, p, out);
+    }
   }
 
   /// A trivially copyable handle for predicting single rows inside the caller's kernels (see
@@ -210,6 +218,8 @@ class Predictor {
   Kokkos::View<const float*, memory_space> base_score_;
   double upload_seconds_ = 0;
   int n_dense_ = 0, n_compact_ = 0;
+  /// predict_pairs' leaf words, per execution-space instance (shared by copies of this Predictor).
+  std::shared_ptr<PairWordBuffers<memory_space>> pair_words_ = std::make_shared<PairWordBuffers<memory_space>>();
 };
 
 }  // namespace kboost

@@ -33,6 +33,10 @@ constexpr int kHostWideBlock = 64;
 /// 0.59 and 0.75 ms at 10,000 rows, 0.93 and 0.76 ms at 16,384.
 constexpr std::size_t kDeviceSmallBatch = 12288;
 
+/// Largest batch for which device backends spread (tree, row) pairs over the device
+/// (kernels/predict_pairs.hpp) instead of the small-batch blocking below.
+constexpr std::size_t kDevicePairBatch = 0;
+
 /// What to compute and how to block it.
 struct PredictKernelParams {
   int tree_begin = 0, tree_end = 0;  ///< trees [tree_begin, tree_end) in pool order
@@ -50,6 +54,9 @@ struct PredictKernelParams {
   /// Device batches beyond kDeviceSmallBatch: one thread per row (kernels/predict_rows.hpp) in teams
   /// of team_size rows, instead of this file's (tree, row) blocking.
   bool one_row_per_thread = false;
+  /// Device batches up to kDevicePairBatch rows: (tree, row) pairs over the whole device, then the
+  /// ordered sum (kernels/predict_pairs.hpp).
+  bool spread_pairs = false;
 };
 
 /// Blocking defaults per backend: host spaces follow upstream's 64-row blocks with one thread per
@@ -67,6 +74,8 @@ void default_blocking(ExecutionSpace const& space, std::size_t n_rows, int n_tre
     p.team_size = blocks >= static_cast<std::size_t>(conc) ? 1 : std::max(1, conc / static_cast<int>(std::max<std::size_t>(blocks, 1)));
     int rows = static_cast<int>(std::min<std::size_t>(n_rows, 64));
     p.trees_per_chunk = p.team_size > 1 ? std::max(64, std::min(1024, 8192 / std::max(rows, 1))) : 64;
+  } else if (n_rows <= kDevicePairBatch && !p.pred_leaf) {
+    p.spread_pairs = true;
   } else if (n_rows <= kDeviceSmallBatch) {
     // Small batches: few rows per team, so that there are about two teams per SM, and a large team
     // walking a chunk of up to 6,144 / R trees side by side; then one thread per (row, output) adds

@@ -17,6 +17,9 @@
 ///                  of Predictor::device_forest() (tool "kboost_device_forest"; the in-user-kernel path
 ///                  of perf/device_forest), its result compared bit for bit with the batch path's when
 ///                  both run.
+///   pairs          kernels/predict_pairs.hpp called directly (tool "kboost_pairs": (tree, row) pairs over
+///                  the whole device, then the ordered sum), its result compared bit for bit with the
+///                  batch path's when both run;
 ///   rows<T>        kernels/predict_rows.hpp called directly with teams of T rows (tool "kboost_rows<T>"),
 ///                  to measure where one thread per row overtakes the small-batch blocking.
 ///   bench_predict_gpu --model FILE [--batches 1,10,100,1000,10000,100000] [--trials 50] [--missing 0.02]
@@ -85,14 +88,14 @@ int main(int argc, char* argv[]) {
   app.add_option("--batches", batches, "comma-separated batch sizes")->default_val(batches);
   app.add_option("--trials,--iters", trials, "timed calls per point (fewer for slow calls)")->default_val(trials);
   app.add_option("--missing", missing, "fraction of NaN in the input")->default_val(missing);
-  app.add_option("--paths", paths, "batch and/or device_forest, comma-separated")->default_val(paths);
+  app.add_option("--paths", paths, "batch, device_forest, pairs, rows<T>: comma-separated")->default_val(paths);
   app.add_option("--csv", csv_path, "CSV: tool,space,batch,iters,p50_ms,...,checksum");
   app.add_option("--suite-csv", suite_path, "CSV in the prediction suite's columns");
   app.add_option("--model-name", model_name, "suite CSV model column (default: file name without extension)");
   app.add_option("--trees", trees, "suite CSV trees column (default: the model's tree count)");
   app.add_option("--machine", machine, "suite CSV machine column")->default_val(machine);
   CLI11_PARSE(app, argc, argv);
-  bool run_batch = false, run_forest = false;
+  bool run_batch = false, run_forest = false, run_pairs = false;
   std::vector<int> row_teams;
   {
     std::stringstream ps(paths);
@@ -100,10 +103,11 @@ int main(int argc, char* argv[]) {
     while (std::getline(ps, tok, ',')) {
       if (tok == "batch") run_batch = true;
       else if (tok == "device_forest") run_forest = true;
+      else if (tok == "pairs") run_pairs = true;
       else if (tok.rfind("rows", 0) == 0 && tok.size() > 4 && tok.find_first_not_of("0123456789", 4) == std::string::npos)
         row_teams.push_back(std::stoi(tok.substr(4)));
       else {
-        std::fprintf(stderr, "bench_predict_gpu: unknown path '%s' (batch, device_forest, rows<T>)\n", tok.c_str());
+        std::fprintf(stderr, "bench_predict_gpu: unknown path '%s' (batch, device_forest, pairs, rows<T>)\n", tok.c_str());
         return 2;
       }
     }
@@ -138,7 +142,8 @@ int main(int argc, char* argv[]) {
     while (std::getline(bs, tok, ',')) {
       long long const batch = std::stoll(tok);
       Kokkos::View<float**, Kokkos::LayoutRight, PinnedSpace> hx("bench::hx", batch, nf), hout("bench::hout", batch, cols),
-          hout_forest("bench::hout_forest", run_forest ? batch : 0, cols);
+          hout_forest("bench::hout_forest", run_forest ? batch : 0, cols),
+          hout_pairs("bench::hout_pairs", run_pairs ? batch : 0, cols);
       Kokkos::View<float**, Kokkos::LayoutRight, Mem> dx("bench::dx", batch, nf), dout("bench::dout", batch, cols);
       kboost_bench::fill_predict_input(hx.data(), batch, nf, missing);
       kboost::Predictor<Space>::const_matrix_type cdx(dx);
@@ -167,6 +172,13 @@ int main(int argc, char* argv[]) {
                                                d2h, chk.sum)
                 << std::flush;
       };
+      // A path's output against the batch path's, bit for bit (when the batch path ran).
+      auto compare_with_batch = [&](char const* path, float const* h) {
+        if (!run_batch) return;
+        bool const same = std::memcmp(hout.data(), h, hout.size() * sizeof(float)) == 0;
+        std::printf("%s batch %lld: bits equal to the batch path: %s\n", path, batch, same ? "yes" : "NO");
+        if (!same) rc = 1;
+      };
       auto upload = [&] { Kokkos::deep_copy(dx, hx); };
       auto fence = [] { Kokkos::fence(); };
       if (run_batch) {
@@ -180,16 +192,21 @@ int main(int argc, char* argv[]) {
             [&] { Kokkos::deep_copy(hout, dout); }, fence);
         report(("kboost_rows" + std::to_string(T)).c_str(), p, hout.data());
       }
+      if (run_pairs) {
+        Kokkos::View<std::int32_t*, Mem> words(Kokkos::view_alloc(Kokkos::WithoutInitializing, "bench::pair_words"),
+                                               kboost::pair_words(static_cast<std::size_t>(batch), forest.last_tree - forest.first_tree));
+        auto const p = kboost_bench::measure_point(
+            trials, upload, [&] { kboost::predict_pairs(Space(), forest, cdx, {}, words, dout); },
+            [&] { Kokkos::deep_copy(hout_pairs, dout); }, fence);
+        report("kboost_pairs", p, hout_pairs.data());
+        compare_with_batch("pairs", hout_pairs.data());
+      }
       if (run_forest) {
         auto const p = kboost_bench::measure_point(
             trials, upload, [&] { predict_in_user_kernel(forest, cols, dx, dout); },
             [&] { Kokkos::deep_copy(hout_forest, dout); }, fence);
         report("kboost_device_forest", p, hout_forest.data());
-        if (run_batch) {
-          bool const same = std::memcmp(hout.data(), hout_forest.data(), hout.size() * sizeof(float)) == 0;
-          std::printf("device_forest batch %lld: bits equal to the batch path: %s\n", batch, same ? "yes" : "NO");
-          if (!same) rc = 1;
-        }
+        compare_with_batch("device_forest", hout_forest.data());
       }
     }
   }
