@@ -21,7 +21,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 COLORS = {"kboost": "tab:blue", "xgboost": "tab:orange", "tl2cgen": "tab:green", "onedal": "tab:red",
-          "xgboost_gpu": "tab:purple", "kboost_device_forest": "tab:cyan"}
+          "xgboost_gpu": "tab:purple", "kboost_device_forest": "tab:cyan", "nvforest": "tab:olive",
+          "nvforest_opt": "tab:brown"}
 REFERENCE = "kboost"
 
 

@@ -20,7 +20,9 @@ call, then clamp(floor(--budget-ms / warm-up), --min-trials, --max-trials) timed
 500 ms, 1, 50: 50 calls up to 10 ms, one from 500 ms on), each on other seeded rows; p50 and p99.
 Each tool's time is its whole call from a float32 numpy array / host View: kboost = H2D copy +
 predict + fence + D2H (parts in the h2d/kernel/d2h columns), xgboost = inplace_predict, TL2cgen =
-DMatrix + predict, oneDAL = predict_proba (classes) or predict.
+DMatrix + predict, oneDAL = predict_proba (classes) or predict, nvForest (CPU mode, single precision;
+tools nvforest = default layout, nvforest_opt = the layout and chunk its optimize() picks per batch,
+in --nvforest-python, a venv with nvforest-cu13) = predict_proba (classes) or predict.
 Checks on call 0's rows: kboost must be bit-identical to xgboost ("bits"); the others report
 "maxabs=<v>" (or "bits"). oneDAL reads the model re-saved with a plain base_score by xgboost 2.1.4,
 whose predictions are compared with 3.2's (printed; must be within 1e-6).
@@ -51,7 +53,7 @@ import predict_suite_timing as timing
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 SMALL = [int(b) for b in np.unique(np.round(np.geomspace(1, 1e4, 15)))]
-TOOLS = ["kboost", "xgboost", "tl2cgen", "onedal"]
+TOOLS = ["kboost", "xgboost", "tl2cgen", "onedal", "nvforest"]
 COLUMNS = ["machine", "tool", "model", "trees", "batch", "trials", "p50_ms", "p99_ms", "h2d_p50_ms", "kernel_p50_ms",
            "d2h_p50_ms", "check"]
 NO_TL2CGEN = {"deep_lossguide"}
@@ -63,6 +65,7 @@ def parse_args():
     ap.add_argument("--work", default="/tmp/kboost_predict_suite", help="models, inputs, TL2cgen libraries")
     ap.add_argument("--build", default=os.path.join(REPO, "build"), help="host build with perf/bench_predict")
     ap.add_argument("--onedal-python", default=os.path.join(REPO, ".perf-venv", "onedal", "bin", "python"))
+    ap.add_argument("--nvforest-python", default=os.path.join(REPO, ".perf-venv", "nvforest", "bin", "python"))
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--models", help="comma-separated subset of the models (default: all)")
     ap.add_argument("--tools", default=",".join(TOOLS))
@@ -150,6 +153,22 @@ def run_onedal(e, a, batches, rule):
     return rows
 
 
+def run_nvforest(e, a, batches, rule):
+    """nvForest's CPU mode in its venv (perf/predict_suite_nvforest.py cpu): tools nvforest (default
+    layout) and nvforest_opt (optimize()d per batch), {tool: {batch: result}}."""
+    spec = {"work": a.work, "name": e["name"], "file": e["file"], "objective": e["objective"], "x": e["x"],
+            "features": e["features"], "batches": batches, "rule": list(rule)}
+    res = run([a.nvforest_python, os.path.join(HERE, "predict_suite_nvforest.py"), "cpu", json.dumps(spec)],
+              {"OMP_NUM_THREADS": str(a.threads), "PYTHONWARNINGS": "ignore"})
+    rows = {}
+    for r in map(json.loads, res.stdout.split("\n")[:-1]):
+        r["out"] = np.load(os.path.join(a.work, "%s_%s_%d.npy" % (r["tool"], e["name"], r["rows"])))
+        rows.setdefault(r["tool"], {})[r["rows"]] = r
+    for r in rows.get("nvforest_opt", {}).values():
+        print("  nvforest_opt: batch %d: %s" % (r["rows"], r["config"]))
+    return rows
+
+
 def check(out, ref):
     """"bits" when out has ref's dtype and bits, else the max abs difference."""
     out = np.asarray(out).reshape(ref.shape)
@@ -174,14 +193,18 @@ def run_model(e, a, tools, batches, rule):
     runners = {"kboost": lambda: run_kboost(e, a, batches, rule),
                "xgboost": lambda: run_xgboost(e, a, X, batches, rule),
                "tl2cgen": lambda: run_tl2cgen(e, a, X, batches, rule),
-               "onedal": lambda: run_onedal(e, a, batches, rule)}
+               "onedal": lambda: run_onedal(e, a, batches, rule),
+               "nvforest": lambda: run_nvforest(e, a, batches, rule)}
     res = {}
     for tool in tools:
         if tool == "tl2cgen" and e["name"] in NO_TL2CGEN:
             print("  tl2cgen: skipped (%d nodes of generated C would take hours to compile)" % e["nodes"])
             continue
         t0 = time.time()
-        res[tool] = runners[tool]()
+        if tool == "nvforest":
+            res.update(runners[tool]())
+        else:
+            res[tool] = runners[tool]()
         if tool == "onedal":
             check_xgb214(e, a, X)
         print("  %s: %d batches in %.0f s" % (tool, len(batches), time.time() - t0), flush=True)

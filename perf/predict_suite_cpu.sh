@@ -2,9 +2,11 @@
 # CPU inference suite, the one command: kboost (OpenMP) vs XGBoost 3.2 inplace_predict, TL2cgen and
 # oneDAL (daal4py) on the same models, rows and threads (perf/predict_suite_cpu.py's docstring says
 # what is timed and how). It does its own set-up:
-#   - two venvs under --venv (default .perf-venv, git-ignored; made once, from PyPI):
+#   - three venvs under --venv (default .perf-venv, git-ignored; made once, from PyPI):
 #     main   numpy, xgboost 3.2.0, treelite 4.8.1, tl2cgen 1.0.0, matplotlib
 #     onedal numpy, xgboost 2.1.4, scikit-learn < 1.6, daal4py 2024.7.0 (it reads no XGBoost 3.x model)
+#     nvforest nvforest-cu13 26.10 (RAPIDS FIL's successor; its CPU mode needs no GPU; ~2.4 GB of CUDA
+#            libraries come with it)
 #   - the host build's bench_predict (scripts/bootstrap + cmake configure when --build has no
 #     build.ninja yet, else just `cmake --build --target bench_predict`);
 #   - models and inputs in --work (default /tmp/kboost_predict_suite; ~8 min the first time), and
@@ -41,6 +43,7 @@ make_venv() {
 }
 make_venv main numpy xgboost==3.2.0 treelite==4.8.1 tl2cgen==1.0.0 matplotlib
 make_venv onedal numpy xgboost==2.1.4 "scikit-learn<1.6" daal4py==2024.7.0 packaging
+make_venv nvforest "nvforest-cu13==26.10.*"
 case " ${args[*]-} " in
   *" --help "* | *" -h "*) exec "$venv/main/bin/python" "$repo/perf/predict_suite_cpu.py" --help ;;
 esac
@@ -54,4 +57,4 @@ cmake --build "$build" --target bench_predict
 
 mkdir -p "$out"
 "$venv/main/bin/python" "$repo/perf/predict_suite_cpu.py" --out "$out" --build "$build" \
-  --onedal-python "$venv/onedal/bin/python" "${args[@]}" 2>&1 | tee "$out/log.txt"
+  --onedal-python "$venv/onedal/bin/python" --nvforest-python "$venv/nvforest/bin/python" "${args[@]}" 2>&1 | tee "$out/log.txt"

@@ -29,6 +29,8 @@
 #   4. a control re-run of kboost on the first model at 1, 100, 10,000 and 1,000,000 rows after the
 #      build (logs/kboost_control.csv; the summary compares it with step 1's numbers);
 #   5. the device-forest models step 2 left.
+# Step 1b (before 2): nvForest, default layout and optimize()d per batch (perf/predict_suite_nvforest.py),
+# when python3 imports nvforest (carry its wheels: docs/benchmarks.md says how) or SUITE_NVFOREST=1.
 # Each step runs under `timeout` (its limit, cut to what is left of SUITE_BUDGET_S); the CSV rows a step
 # measured before a timeout stay. Models run in the order softprob_999, d8_500, softprob_99..891,
 # other *.ubj, deep_lossguide, so a short budget drops the least important ones.
@@ -39,7 +41,8 @@
 #   SUITE_TRIALS (50), SUITE_MISSING (0.02), SUITE_MACHINE (h200), SUITE_BATCHES (the 17 above),
 #   SUITE_MODELS (the order above), SUITE_DEVICE_FOREST (1), SUITE_SERIAL (0; 1: wait for the build
 #   before benchmarking anything), SUITE_PIN (1; 0: no taskset), KBOOST_STEP_S (75), XGB_STEP_S (100),
-#   FOREST_STEP_S (60), SUITE_KEEP_LOGS (0; 1: keep OUT/logs/ beside logs.tgz).
+#   FOREST_STEP_S (60), SUITE_NVFOREST (auto), NVFOREST_STEP_S (120),
+#   SUITE_KEEP_LOGS (0; 1: keep OUT/logs/ beside logs.tgz).
 # Here, before the call (names are examples; carry the three gpucarry/ files, < 64 MiB together):
 #   .perf-venv/main/bin/python perf/make_predict_suite_models.py /tmp/kboost_predict_suite
 #   tar cJf gpucarry/predict_models.tar.xz -C /tmp/kboost_predict_suite $(cd /tmp/kboost_predict_suite && ls *.ubj)
@@ -231,6 +234,20 @@ run_forest() {  # the next device-forest model
   step "kboost_device_forest_$m" "${FOREST_STEP_S:-60}" "$kb" --model "$f" --model-name "$m" "${common[@]}" \
     --paths device_forest --suite-csv "$logs/kboost_device_forest_$m.csv"
 }
+nvforest=${SUITE_NVFOREST:-auto}
+if [ "$nvforest" = auto ]; then
+  if python3 -c 'import nvforest' >"$logs/nvforest_import.log" 2>&1; then nvforest=1; else nvforest=0; fi
+  note "nvforest: $([ $nvforest = 1 ] && echo "importable, runs" || echo "not importable (logs/nvforest_import.log), skipped")"
+fi
+if [ "$nvforest" = 1 ]; then
+  note "1b. nvForest (default layout, optimize()d), every model"
+  for f in "${model_files[@]}"; do
+    m=$(name_of "$f")
+    step "nvforest_$m" "${NVFOREST_STEP_S:-120}" env PYTHONWARNINGS=ignore python3 "$repo/perf/predict_suite_nvforest.py" gpu --model "$f" \
+      --model-name "$m" "${common[@]}" --suite-csv "$logs/nvforest_$m.csv"
+  done
+fi
+
 note "2. kboost_device_forest while upstream builds (state $(build_state))"
 while [ ${#forest_left[@]} -gt 0 ] && [ "$(build_state)" = pending ]; do run_forest; done
 
@@ -271,7 +288,7 @@ done
 # One CSV: kboost, xgboost_gpu, kboost_device_forest rows, model order as run.
 csv=$out/predict_suite_gpu.csv
 echo "machine,tool,model,trees,batch,trials,p50_ms,p99_ms,h2d_p50_ms,kernel_p50_ms,d2h_p50_ms,check" >"$csv"
-for tool in kboost xgboost_gpu kboost_device_forest; do
+for tool in kboost xgboost_gpu kboost_device_forest nvforest; do
   for f in "${model_files[@]}"; do
     part=$logs/${tool}_$(name_of "$f").csv
     [ -f "$part" ] && tail -n +2 "$part" >>"$csv"
@@ -294,13 +311,19 @@ done
       p50[$2 "," key] = $7; trees[$3] = $4
     }
     END {
-      printf "%-16s %6s %9s %12s %12s %12s %9s\n", "model", "trees", "batch", "kboost", "xgboost_gpu", "dev_forest", "xgb/kb"
+      printf "%-16s %6s %9s %12s %12s %12s %12s %12s %9s %9s\n", "model", "trees", "batch", "kboost", "xgboost_gpu", \
+        "dev_forest", "nvforest", "nvforest_opt", "xgb/kb", "kb/nvf*"
       for (i = 1; i <= n; ++i) {
         split(keys[i], k, ",")
         a = p50["kboost," keys[i]]; b = p50["xgboost_gpu," keys[i]]; c = p50["kboost_device_forest," keys[i]]
+        d = p50["nvforest," keys[i]]; e = p50["nvforest_opt," keys[i]]
+        best = (d != "" && (e == "" || d + 0 < e + 0)) ? d : e
         r = (a != "" && b != "" && a > 0) ? sprintf("%.2f", b / a) : "-"
-        printf "%-16s %6s %9s %12s %12s %12s %9s\n", k[1], trees[k[1]], k[2], a == "" ? "-" : a, b == "" ? "-" : b, c == "" ? "-" : c, r
+        q = (a != "" && best != "" && best > 0) ? sprintf("%.2f", a / best) : "-"
+        printf "%-16s %6s %9s %12s %12s %12s %12s %12s %9s %9s\n", k[1], trees[k[1]], k[2], a == "" ? "-" : a, \
+          b == "" ? "-" : b, c == "" ? "-" : c, d == "" ? "-" : d, e == "" ? "-" : e, r, q
       }
+      print "(kb/nvf*: kboost p50 over the faster of the two nvForest layouts; the goal is <= 0.5)"
     }' "$csv"
   echo
   echo "## output checks (check lines of the logs): every tool against kboost"
