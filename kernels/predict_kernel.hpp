@@ -33,9 +33,10 @@ constexpr int kHostWideBlock = 64;
 /// 0.59 and 0.75 ms at 10,000 rows, 0.93 and 0.76 ms at 16,384.
 constexpr std::size_t kDeviceSmallBatch = 12288;
 
-/// Largest batch for which device backends spread (tree, row) pairs over the device
-/// (kernels/predict_pairs.hpp) instead of the small-batch blocking below.
-constexpr std::size_t kDevicePairBatch = 0;
+/// Device batches above this many rows, up to kDeviceSmallBatch, spread (tree, row) pairs over the
+/// device (kernels/predict_pairs.hpp); smaller ones use the blocking below (docs/inference.md has
+/// the measurements behind both bounds).
+constexpr std::size_t kDevicePairMinBatch = 4096;
 
 /// What to compute and how to block it.
 struct PredictKernelParams {
@@ -54,15 +55,16 @@ struct PredictKernelParams {
   /// Device batches beyond kDeviceSmallBatch: one thread per row (kernels/predict_rows.hpp) in teams
   /// of team_size rows, instead of this file's (tree, row) blocking.
   bool one_row_per_thread = false;
-  /// Device batches up to kDevicePairBatch rows: (tree, row) pairs over the whole device, then the
-  /// ordered sum (kernels/predict_pairs.hpp).
+  /// Device batches in (kDevicePairMinBatch, kDeviceSmallBatch]: (tree, row) pairs over the whole
+  /// device, then the ordered sum (kernels/predict_pairs.hpp).
   bool spread_pairs = false;
 };
 
 /// Blocking defaults per backend: host spaces follow upstream's 64-row blocks with one thread per
 /// block (more threads per block only when there are fewer blocks than threads); GPUs use, up to
-/// kDeviceSmallBatch rows, 1–8 rows per team over 512 threads and chunks of 6,144 / R trees, beyond
-/// it one thread per row in teams of 256 (predict_rows; pred_leaf keeps 32-row blocks and 128 threads
+/// kDevicePairMinBatch rows, 1–8 rows per team over 512 threads and chunks of 6,144 / R trees, then
+/// up to kDeviceSmallBatch (tree, row) pairs over the device (spread_pairs), beyond it one thread per
+/// row in teams of 256 (predict_rows; pred_leaf keeps 32-row blocks and 128 threads
 /// over (tree, row) pairs). None of these changes a bit.
 template <class ExecutionSpace>
 void default_blocking(ExecutionSpace const& space, std::size_t n_rows, int n_trees, PredictKernelParams& p) {
@@ -74,7 +76,7 @@ void default_blocking(ExecutionSpace const& space, std::size_t n_rows, int n_tre
     p.team_size = blocks >= static_cast<std::size_t>(conc) ? 1 : std::max(1, conc / static_cast<int>(std::max<std::size_t>(blocks, 1)));
     int rows = static_cast<int>(std::min<std::size_t>(n_rows, 64));
     p.trees_per_chunk = p.team_size > 1 ? std::max(64, std::min(1024, 8192 / std::max(rows, 1))) : 64;
-  } else if (n_rows <= kDevicePairBatch && !p.pred_leaf) {
+  } else if (n_rows > kDevicePairMinBatch && n_rows <= kDeviceSmallBatch && !p.pred_leaf) {
     p.spread_pairs = true;
   } else if (n_rows <= kDeviceSmallBatch) {
     // Small batches: few rows per team, so that there are about two teams per SM, and a large team

@@ -88,13 +88,21 @@ def load(path, device, layout="depth_first"):
     return nvforest.load_model(path, device=device, layout=layout, precision="single")
 
 
+def to_host(a):
+    """A result in host memory: the GPU model returns CuPy arrays even for numpy input."""
+    return a.get() if hasattr(a, "get") else np.asarray(a)
+
+
 def predictor(model):
-    """predict_proba for classifiers (the positive class alone when there are two), else predict."""
+    """predict_proba for classifiers (the positive class alone when there are two), else predict; the
+    result copied to the host, so a GPU call is host -> device -> host."""
     if not model.is_classifier:
-        return model.predict
-    if model.forest.num_outputs <= 2:
-        return lambda X: np.asarray(model.predict_proba(X))[:, -1]
-    return model.predict_proba
+        return lambda X: to_host(model.predict(X))
+
+    def proba(X):
+        p = to_host(model.predict_proba(X))
+        return p[:, -1] if p.ndim == 2 and p.shape[1] <= 2 else p
+    return proba
 
 
 def optimized(model, X, device):
