@@ -75,6 +75,7 @@ struct OrderedLeafSum {
     Kokkos::parallel_for(Kokkos::TeamThreadRange(m, nr * K), [&](int k) {
       acc(k) = base_margin.extent(0) > 0 ? base_margin(row0 + k / K, k % K) : f.base_margin(k % K);
     });
+    m.team_barrier();  // vector leaves and the transform read other threads' accumulators
     int const n_trees = f.last_tree - f.first_tree;
     for (int t0 = 0; t0 < n_trees; t0 += T) {
       int const nt = (n_trees - t0) < T ? (n_trees - t0) : T;
