@@ -1,13 +1,12 @@
 #pragma once
 /// \file predict_pairs.hpp
-/// Small batches on GPUs: the (tree, row) pairs of the batch spread over the whole device, one thread
-/// per pair, then the leaves summed per row in tree order by a second kernel. A batch of one row then
-/// walks its 999 trees on 999 threads of several multiprocessors instead of one team, and the sum
-/// stays the ordered float32 sum of kernels/predict_kernel.hpp (base margin, then tree 0, 1, 2, ...
-/// as upstream's src/predictor/cpu_predictor.cc PredValueByOneTree; DART's (0 + leaf) · weight_drop
-/// as src/gbm/gbtree.cc Dart::PredictBatchImpl), so its bits are the other predictors' on every
-/// backend. (nvForest's GPU kernels and FIL before it also spread trees over threads, but reduce the
-/// per-tree outputs in an order that depends on the launch shape.)
+/// Batches on GPUs as (tree, row) pairs spread over the whole device, one thread per pair, then the
+/// leaves summed per row in tree order by a second kernel (the Predictor takes it for the batch
+/// sizes kernels/predict_kernel.hpp default_blocking names). Every multiprocessor walks trees even
+/// when the batch has few rows, and the sum stays the ordered float32 sum of
+/// kernels/predict_kernel.hpp (base margin, then tree 0, 1, 2, ... as upstream's
+/// src/predictor/cpu_predictor.cc PredValueByOneTree; DART's (0 + leaf) · weight_drop as
+/// src/gbm/gbtree.cc Dart::PredictBatchImpl), so its bits are the other predictors' on every backend.
 ///
 /// Pass 1, "kboost::predict::pair_leaves": thread k walks tree tree_begin + k / rows for row
 /// k % rows (rows fastest, so a warp walks one tree for 32 rows and shares its node loads) and
