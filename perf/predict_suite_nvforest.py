@@ -10,7 +10,8 @@ GPU suite (perf/predict_suite_gpu.sh, on the device machine; needs nvforest, cup
       [--missing 0.02] [--machine h200] [--suite-csv FILE]
   Input: perf/predict_input.hpp's rows (the same bytes bench_predict_gpu and upstream's driver
   predict), held in pinned host memory (cupyx.empty_pinned); each call is nvForest's whole predict
-  from that numpy array to its numpy result (host -> device -> host), timed as predict_input.hpp's
+  from that numpy array plus the copy of its CuPy result to the host (host -> device -> host: the
+  GPU model answers numpy input with a device array), timed as predict_input.hpp's
   measure_point does (one untimed call, a probe call that sets the warm-up and trial counts, the
   warm-up, the timed calls; p50, p99). nvForest's call has no separate stages, so the h2d/kernel/d2h
   columns stay empty. optimize() runs on the batch's own rows, outside the timing. stdout: a line per
