@@ -12,10 +12,11 @@
 /// k % rows (rows fastest, so a warp walks one tree for 32 rows and shares its node loads) and
 /// stores the leaf word (detail::leaf_word: the DART-weighted leaf value's bits, or the leaf's pool
 /// slot for vector-leaf trees) at words(k): trees × rows, coalesced.
-/// Pass 2, "kboost::predict::ordered_sum": a team per block of rows copies tiles of the words into
-/// team scratch together; one thread per (row, output) adds its trees' words in tree order from the
-/// base margin (one thread per row adds K values per tree for vector leaves), then one thread per row
-/// applies the output transform into `out`.
+/// Pass 2, "kboost::predict::ordered_sum": a team per block of rows; one thread per (row, output)
+/// adds its trees' words in tree order from the base margin, reading them from the buffer (one
+/// thread per row adds K values per tree for vector leaves), then one thread per row applies the
+/// output transform into `out`. (Staging tiles of the words in team scratch first was measured
+/// slower from 100 rows on: docs/inference.md.)
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
@@ -43,56 +44,29 @@ inline std::size_t pair_words(std::size_t n_rows, int n_trees) {
 }
 
 namespace detail {
-/// Pass 2's team body: rows [row0, row0 + R) of the batch. The team copies the words of a tile of
-/// T trees × its rows (and their output columns) into scratch together, then one thread per
-/// (row, output) adds the tile's words to its accumulator in tree order from scratch, tile by tile.
+/// Pass 2's team body: rows [row0, row0 + R) of the batch, accumulators in team scratch.
 template <class ExecutionSpace, class MemorySpace, class OutView>
 struct OrderedLeafSum {
   using member_t = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
-  template <class T>
-  using scratch_view = Kokkos::View<T*, typename ExecutionSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>;
+  using scratch_view = Kokkos::View<float*, typename ExecutionSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>;
 
   DeviceForest<MemorySpace> f;
   Kokkos::View<const std::int32_t*, MemorySpace> words;
   Kokkos::View<const float**, Kokkos::LayoutRight, MemorySpace> base_margin;  ///< extent 0: f.base_margin
   OutView out;
-  int n_rows, R, K, T;
-
-  /// Team scratch bytes: the accumulators (R × K), a tile's words (T × R) and output columns (T).
-  static std::size_t scratch_bytes(int R, int K, int T) {
-    return scratch_view<float>::shmem_size(static_cast<std::size_t>(R) * K) +
-           scratch_view<std::int32_t>::shmem_size(static_cast<std::size_t>(T) * R) +
-           scratch_view<std::int32_t>::shmem_size(static_cast<std::size_t>(T));
-  }
+  int n_rows, R, K;
 
   KOKKOS_INLINE_FUNCTION void operator()(member_t const& m) const {
     int const row0 = m.league_rank() * R;
     int const nr = (n_rows - row0) < R ? (n_rows - row0) : R;
-    scratch_view<float> acc(m.team_scratch(0), R * K);
-    scratch_view<std::int32_t> tile(m.team_scratch(0), T * R);
-    scratch_view<std::int32_t> group(m.team_scratch(0), T);
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(m, nr * K), [&](int k) {
-      acc(k) = base_margin.extent(0) > 0 ? base_margin(row0 + k / K, k % K) : f.base_margin(k % K);
-    });
-    m.team_barrier();  // vector leaves and the transform read other threads' accumulators
-    int const n_trees = f.last_tree - f.first_tree;
-    for (int t0 = 0; t0 < n_trees; t0 += T) {
-      int const nt = (n_trees - t0) < T ? (n_trees - t0) : T;
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(m, nt * nr), [&](int k) {
-        int const t = k / nr, r = k % nr;
-        tile(t * nr + r) = words(static_cast<std::size_t>(t0 + t) * n_rows + row0 + r);
-      });
-      if (K > 1 && !f.vector_leaf)
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(m, nt), [&](int t) { group(t) = f.tree_group(f.first_tree + t0 + t); });
-      m.team_barrier();
-      if (f.vector_leaf) {
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(m, nr), [&](int r) { add_vector_leaves(tile, nt, nr, r, &acc(r * K)); });
-      } else {
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(m, nr * K),
-                             [&](int k) { acc(k) = add_scalar_leaves(tile, group, nt, nr, k / K, k % K, acc(k)); });
-      }
-      m.team_barrier();
+    scratch_view acc(m.team_scratch(0), R * K);
+    if (f.vector_leaf) {
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(m, nr), [&](int r) { add_vector_leaves(row0 + r, &acc(r * K)); });
+    } else {
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(m, nr * K),
+                           [&](int k) { acc(k) = scalar_sum(row0 + k / K, k % K); });
     }
+    m.team_barrier();
     Kokkos::parallel_for(Kokkos::TeamThreadRange(m, nr), [&](int r) {
       float* a = &acc(r * K);
       auto in = [&](int j) -> float& { return a[j]; };
@@ -101,24 +75,31 @@ struct OrderedLeafSum {
     });
   }
 
-  /// Output g of block row r after the tile's trees of group g, added in tree order to s.
-  KOKKOS_INLINE_FUNCTION float add_scalar_leaves(scratch_view<std::int32_t> const& tile,
-                                                 scratch_view<std::int32_t> const& group, int nt, int nr, int r, int g,
-                                                 float s) const {
+  KOKKOS_INLINE_FUNCTION float start(int row, int g) const {
+    return base_margin.extent(0) > 0 ? base_margin(row, g) : f.base_margin(g);
+  }
+
+  /// Output g of `row`: its base margin plus the leaves of the trees of group g, in tree order.
+  KOKKOS_INLINE_FUNCTION float scalar_sum(int row, int g) const {
+    std::size_t const stride = static_cast<std::size_t>(n_rows);
+    std::int32_t const* w = words.data() + row;
+    int const n_trees = f.last_tree - f.first_tree;
+    float s = start(row, g);
     if (K == 1) {
-      for (int t = 0; t < nt; ++t) s += pmath::detail::bit_cast<float>(tile(t * nr + r));
+      for (int t = 0; t < n_trees; ++t) s += pmath::detail::bit_cast<float>(w[t * stride]);
     } else {
-      for (int t = 0; t < nt; ++t)
-        if (group(t) == g) s += pmath::detail::bit_cast<float>(tile(t * nr + r));
+      for (int t = 0; t < n_trees; ++t)
+        if (f.tree_group(f.first_tree + t) == g) s += pmath::detail::bit_cast<float>(w[t * stride]);
     }
     return s;
   }
 
-  /// Vector leaves: each of the tile's trees adds its K leaf values to the row's accumulators.
-  KOKKOS_INLINE_FUNCTION void add_vector_leaves(scratch_view<std::int32_t> const& tile, int nt, int nr, int r,
-                                                float* a) const {
-    for (int t = 0; t < nt; ++t) {
-      std::int32_t const off = f.nodes(tile(t * nr + r)).child;
+  /// Vector leaves: every tree adds its K leaf values to the row's K accumulators, tree by tree.
+  KOKKOS_INLINE_FUNCTION void add_vector_leaves(int row, float* a) const {
+    for (int j = 0; j < K; ++j) a[j] = start(row, j);
+    int const n_trees = f.last_tree - f.first_tree;
+    for (int t = 0; t < n_trees; ++t) {
+      std::int32_t const off = f.nodes(words(static_cast<std::size_t>(t) * n_rows + row)).child;
       for (int j = 0; j < K; ++j) a[j] += f.leaf_values(off + j);
     }
   }
@@ -155,17 +136,14 @@ void predict_pairs(ExecutionSpace const& space, DeviceForest<MemorySpace> const&
                          int const row = static_cast<int>(k % n_rows);
                          w(k) = detail::leaf_word(f, tree, traverse_tree(f, tree, detail::ViewRow<XView>{X, row}, f.missing));
                        });
-  // Pass 2: R rows per team, at most one (row, output) per thread of a 128-thread team, tiles of up
-  // to 4,096 words.
   int const K = f.n_outputs;
   constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemorySpace>::accessible;
   int const R = host ? 64 : std::max(1, std::min(n_rows, 128 / std::max(K, 1)));
-  int const T = std::max(1, std::min(n_trees, 4096 / R));
-  int const team = host ? 1 : 128;
+  int const team = host ? 1 : std::min(128, std::max(32, ((R * K + 31) / 32) * 32));
   using body_t = detail::OrderedLeafSum<ExecutionSpace, MemorySpace, OutView>;
   Kokkos::TeamPolicy<ExecutionSpace> policy(space, (n_rows + R - 1) / R, team);
-  policy.set_scratch_size(0, Kokkos::PerTeam(body_t::scratch_bytes(R, K, T)));
-  Kokkos::parallel_for("kboost::predict::ordered_sum", policy, body_t{f, words, base_margin, out, n_rows, R, K, T});
+  policy.set_scratch_size(0, Kokkos::PerTeam(body_t::scratch_view::shmem_size(static_cast<std::size_t>(R) * K)));
+  Kokkos::parallel_for("kboost::predict::ordered_sum", policy, body_t{f, words, base_margin, out, n_rows, R, K});
 }
 
 /// Device buffers for predict_pairs' leaf words, one per execution-space instance (a stream, on
