@@ -163,7 +163,7 @@ class PairWordBuffers {
     for (auto& kv : buffers_) {
       if (kv.first != key) continue;
       if (kv.second.extent(0) < n) {
-        kv.second = view_type();
+        kv.second = view_type();  // the old buffer is freed before the larger one is allocated
         kv.second = view_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::predict::pair_words"), n);
       }
       return kv.second;
