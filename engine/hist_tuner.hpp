@@ -3,7 +3,7 @@
 /// Measures, once per shape and device, which histogram kernel (kernels/histogram.hpp) builds
 /// faster: the shared-memory (team scratch) tile kernel at 256..4096 rows per tile, or the
 /// global-atomic kernel; and the smallest node (`min_shared` rows) at which tiles still win.
-/// Method of seed 000 §3: the root histogram of the fit's own bins is built with every candidate in
+/// Method: the root histogram of the fit's own bins is built with every candidate in
 /// interleaved rounds, the median per candidate wins; each sample repeats the build so that it
 /// lasts at least 16 launch-plus-sync round trips (the median of 9 one-row builds, measured first);
 /// candidates more than 2× slower than the fastest after the first round are not timed again;

@@ -5,7 +5,7 @@
 /// keyed by the device (backend + the geometry it depends on) and by the kboost build: a file
 /// written by another build is discarded, never trusted. When the directory cannot be written (or
 /// KBOOST_TUNE_DIR is set but empty) answers live in process memory only, so such a process tunes
-/// once per shape and process. Follows seed 000 §3 (cajeta.xpu.Autotune); upstream XGBoost has no
+/// once per shape and process. Follows cajeta.xpu.Autotune's measure-once-and-store design; upstream XGBoost has no
 /// equivalent (its GPU histogram picks shared memory from the device limits, src/tree/gpu_hist/
 /// histogram.cu DeviceHistogramBuilder).
 #include <cstdint>
