@@ -38,7 +38,7 @@
 # about 1 min of kboost, 1 min of device forest, 2-3 min of upstream after its build.
 # Environment (defaults): XGB_SRC (unset), SUITE_BUDGET_S (540: this script's wall-clock limit; the
 #   device call's is 600 s),
-#   SUITE_TRIALS (50), SUITE_MISSING (0.02), SUITE_MACHINE (h200), SUITE_BATCHES (the 17 above),
+#   SUITE_TRIALS (50), SUITE_MISSING (0.02), SUITE_MACHINE (the GPU's model from nvidia-smi, e.g. h100), SUITE_BATCHES (the 17 above),
 #   SUITE_MODELS (the order above), SUITE_DEVICE_FOREST (1), SUITE_SERIAL (0; 1: wait for the build
 #   before benchmarking anything), SUITE_PIN (1; 0: no taskset), KBOOST_STEP_S (75), XGB_STEP_S (100),
 #   FOREST_STEP_S (60), SUITE_NVFOREST (auto), NVFOREST_STEP_S (120),
@@ -77,7 +77,9 @@ budget=${SUITE_BUDGET_S:-540}
 reserve=15  # seconds kept for the merge, the summary and the tarball
 trials=${SUITE_TRIALS:-50}
 missing=${SUITE_MISSING:-0.02}
-machine=${SUITE_MACHINE:-h200}
+# the CSV's machine column: the GPU's model (h100, h200, ...) unless SUITE_MACHINE says otherwise
+gpu_model=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | grep -o -m1 '[A-Z][0-9][0-9]*' | head -1 | tr 'A-Z' 'a-z')
+machine=${SUITE_MACHINE:-${gpu_model:-gpu}}
 batches=${SUITE_BATCHES:-1,2,4,7,14,27,52,100,193,373,720,1389,2683,5180,10000,100000,1000000}
 failed=0
 echo "step,seconds,exit,limit_s,upstream_build" >"$logs/steps.csv"
