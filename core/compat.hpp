@@ -9,6 +9,16 @@
 #include <string>
 #include <type_traits>
 
+/// Unrolls the loop that follows: device compilers' `#pragma unroll`, GCC's `#pragma GCC unroll`
+/// on the host (a plain `#pragma unroll` is an unknown pragma to GCC, a warning under -Wall).
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__) || defined(__clang__)
+#define KBOOST_UNROLL _Pragma("unroll")
+#elif defined(__GNUC__)
+#define KBOOST_UNROLL _Pragma("GCC unroll 32")
+#else
+#define KBOOST_UNROLL
+#endif
+
 namespace kboost::compat {
 
 /// Host mirror type of a View (`HostMirror` in 3.x/4.x, `host_mirror_type` from 4.x on).

@@ -8,10 +8,11 @@
 /// src/predictor/cpu_predictor.cc PredValueByOneTree; DART's (0 + leaf) · weight_drop as
 /// src/gbm/gbtree.cc Dart::PredictBatchImpl), so its bits are the other predictors' on every backend.
 ///
-/// Pass 1, "kboost::predict::pair_leaves": thread k walks tree tree_begin + k / rows for row
-/// k % rows (rows fastest, so a warp walks one tree for 32 rows and shares its node loads) and
+/// Pass 1, "kboost::predict::pair_leaves": one thread per (tree, row), ordered by blocks of
+/// kPairRowBlock rows, then tree, then row (rows fastest, so a warp walks one tree for 32 rows and
+/// shares its node loads; the warps of a row block walk every tree for the same rows) and
 /// stores the leaf word (detail::leaf_word: the DART-weighted leaf value's bits, or the leaf's pool
-/// slot for vector-leaf trees) at words(k): trees × rows, coalesced.
+/// slot for vector-leaf trees) at words(tree × rows + row): trees × rows, coalesced.
 /// Pass 2, "kboost::predict::ordered_sum": a team per block of rows; one thread per (row, output)
 /// adds its trees' words in tree order from the base margin, reading them from the buffer (one
 /// thread per row adds K values per tree for vector leaves), then one thread per row applies the
@@ -44,6 +45,13 @@ inline std::size_t pair_words(std::size_t n_rows, int n_trees) {
 }
 
 namespace detail {
+/// Words of a row that pass 2 loads before adding them.
+constexpr int kSumPrefetch = 32;
+
+/// Rows of one block of pass 1: the pairs run row block by row block, and within a block tree by
+/// tree, so a multiprocessor's warps walk many trees for the same rows and find them in its cache.
+constexpr int kPairRowBlock = 64;
+
 /// Pass 2's team body: rows [row0, row0 + R) of the batch, accumulators in team scratch.
 template <class ExecutionSpace, class MemorySpace, class OutView>
 struct OrderedLeafSum {
@@ -80,17 +88,35 @@ struct OrderedLeafSum {
   }
 
   /// Output g of `row`: its base margin plus the leaves of the trees of group g, in tree order.
+  /// The words are loaded kSumPrefetch at a time before they are added, so that one thread keeps
+  /// that many loads in flight (a batch has few rows, hence few threads, for this latency-bound
+  /// pass); the additions stay one after the other in tree order.
   KOKKOS_INLINE_FUNCTION float scalar_sum(int row, int g) const {
     std::size_t const stride = static_cast<std::size_t>(n_rows);
     std::int32_t const* w = words.data() + row;
     int const n_trees = f.last_tree - f.first_tree;
     float s = start(row, g);
+    int t = 0;
     if (K == 1) {
-      for (int t = 0; t < n_trees; ++t) s += pmath::detail::bit_cast<float>(w[t * stride]);
+      for (; t + kSumPrefetch <= n_trees; t += kSumPrefetch) {
+        float v[kSumPrefetch];
+KBOOST_UNROLL
+        for (int j = 0; j < kSumPrefetch; ++j) v[j] = pmath::detail::bit_cast<float>(w[(t + j) * stride]);
+KBOOST_UNROLL
+        for (int j = 0; j < kSumPrefetch; ++j) s += v[j];
+      }
     } else {
-      for (int t = 0; t < n_trees; ++t)
-        if (f.tree_group(f.first_tree + t) == g) s += pmath::detail::bit_cast<float>(w[t * stride]);
+      for (; t + kSumPrefetch <= n_trees; t += kSumPrefetch) {
+        float v[kSumPrefetch];
+KBOOST_UNROLL
+        for (int j = 0; j < kSumPrefetch; ++j)
+          v[j] = f.tree_group(f.first_tree + t + j) == g ? pmath::detail::bit_cast<float>(w[(t + j) * stride]) : -0.0f;
+KBOOST_UNROLL
+        for (int j = 0; j < kSumPrefetch; ++j) s += v[j];
+      }
     }
+    for (; t < n_trees; ++t)
+      if (K == 1 || f.tree_group(f.first_tree + t) == g) s += pmath::detail::bit_cast<float>(w[t * stride]);
     return s;
   }
 
@@ -129,12 +155,20 @@ void predict_pairs(ExecutionSpace const& space, DeviceForest<MemorySpace> const&
     throw std::invalid_argument("predict_pairs: the words buffer holds " + std::to_string(words.extent(0)) +
                                 " words, the batch needs " + std::to_string(n_pairs));
   auto const w = words;
+  // k = (row block, tree, row within the block); the last block may be partial
+  std::int64_t const block_pairs = static_cast<std::int64_t>(detail::kPairRowBlock) * n_trees;
+  std::int64_t const n_blocks = (n_rows + detail::kPairRowBlock - 1) / detail::kPairRowBlock;
   Kokkos::parallel_for("kboost::predict::pair_leaves",
-                       Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>(space, 0, static_cast<std::int64_t>(n_pairs)),
+                       Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>(space, 0, n_blocks * block_pairs),
                        KOKKOS_LAMBDA(std::int64_t k) {
-                         int const tree = f.first_tree + static_cast<int>(k / n_rows);
-                         int const row = static_cast<int>(k % n_rows);
-                         w(k) = detail::leaf_word(f, tree, traverse_tree(f, tree, detail::ViewRow<XView>{X, row}, f.missing));
+                         std::int64_t const in_block = k % block_pairs;
+                         int const row = static_cast<int>((k / block_pairs) * detail::kPairRowBlock +
+                                                          in_block % detail::kPairRowBlock);
+                         if (row >= n_rows) return;
+                         int const t = static_cast<int>(in_block / detail::kPairRowBlock);
+                         int const tree = f.first_tree + t;
+                         w(static_cast<std::int64_t>(t) * n_rows + row) =
+                             detail::leaf_word(f, tree, traverse_tree(f, tree, detail::ViewRow<XView>{X, row}, f.missing));
                        });
   int const K = f.n_outputs;
   constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemorySpace>::accessible;

@@ -20,6 +20,9 @@
 ///   pairs          kernels/predict_pairs.hpp called directly (tool "kboost_pairs": (tree, row) pairs over
 ///                  the whole device, then the ordered sum), its result compared bit for bit with the
 ///                  batch path's when both run;
+///   pinned         Predictor::predict_into reading X from and writing the result to the pinned host
+///                  buffers themselves (no copies: the kernel reads host memory over the bus; tool
+///                  "kboost_pinned"), for small batches; its bits compared with the batch path's;
 ///   rows<T>        kernels/predict_rows.hpp called directly with teams of T rows (tool "kboost_rows<T>"),
 ///                  to measure where one thread per row overtakes the small-batch blocking.
 ///   bench_predict_gpu --model FILE [--batches 1,10,100,1000,10000,100000] [--trials 50] [--missing 0.02]
@@ -88,14 +91,14 @@ int main(int argc, char* argv[]) {
   app.add_option("--batches", batches, "comma-separated batch sizes")->default_val(batches);
   app.add_option("--trials,--iters", trials, "timed calls per point (fewer for slow calls)")->default_val(trials);
   app.add_option("--missing", missing, "fraction of NaN in the input")->default_val(missing);
-  app.add_option("--paths", paths, "batch, device_forest, pairs, rows<T>: comma-separated")->default_val(paths);
+  app.add_option("--paths", paths, "batch, device_forest, pairs, pinned, rows<T>: comma-separated")->default_val(paths);
   app.add_option("--csv", csv_path, "CSV: tool,space,batch,iters,p50_ms,...,checksum");
   app.add_option("--suite-csv", suite_path, "CSV in the prediction suite's columns");
   app.add_option("--model-name", model_name, "suite CSV model column (default: file name without extension)");
   app.add_option("--trees", trees, "suite CSV trees column (default: the model's tree count)");
   app.add_option("--machine", machine, "suite CSV machine column")->default_val(machine);
   CLI11_PARSE(app, argc, argv);
-  bool run_batch = false, run_forest = false, run_pairs = false;
+  bool run_batch = false, run_forest = false, run_pairs = false, run_pinned = false;
   std::vector<int> row_teams;
   {
     std::stringstream ps(paths);
@@ -104,10 +107,11 @@ int main(int argc, char* argv[]) {
       if (tok == "batch") run_batch = true;
       else if (tok == "device_forest") run_forest = true;
       else if (tok == "pairs") run_pairs = true;
+      else if (tok == "pinned") run_pinned = true;
       else if (tok.rfind("rows", 0) == 0 && tok.size() > 4 && tok.find_first_not_of("0123456789", 4) == std::string::npos)
         row_teams.push_back(std::stoi(tok.substr(4)));
       else {
-        std::fprintf(stderr, "bench_predict_gpu: unknown path '%s' (batch, device_forest, pairs, rows<T>)\n", tok.c_str());
+        std::fprintf(stderr, "bench_predict_gpu: unknown path '%s' (batch, device_forest, pairs, pinned, rows<T>)\n", tok.c_str());
         return 2;
       }
     }
@@ -143,7 +147,7 @@ int main(int argc, char* argv[]) {
       long long const batch = std::stoll(tok);
       Kokkos::View<float**, Kokkos::LayoutRight, PinnedSpace> hx("bench::hx", batch, nf), hout("bench::hout", batch, cols),
           hout_forest("bench::hout_forest", run_forest ? batch : 0, cols),
-          hout_pairs("bench::hout_pairs", run_pairs ? batch : 0, cols);
+          hout_pairs("bench::hout_pairs", run_pairs || run_pinned ? batch : 0, cols);
       Kokkos::View<float**, Kokkos::LayoutRight, Mem> dx("bench::dx", batch, nf), dout("bench::dout", batch, cols);
       kboost_bench::fill_predict_input(hx.data(), batch, nf, missing);
       kboost::Predictor<Space>::const_matrix_type cdx(dx);
@@ -191,6 +195,15 @@ int main(int argc, char* argv[]) {
             trials, upload, [&] { kboost::predict_rows(Space(), forest, cdx, {}, T, dout); },
             [&] { Kokkos::deep_copy(hout, dout); }, fence);
         report(("kboost_rows" + std::to_string(T)).c_str(), p, hout.data());
+      }
+      if constexpr (Kokkos::SpaceAccessibility<Space, PinnedSpace>::accessible) {
+        if (run_pinned) {
+          Kokkos::View<const float**, Kokkos::LayoutRight, PinnedSpace> const chx(hx);
+          auto const p = kboost_bench::measure_point(
+              trials, [] {}, [&] { pred.predict_into(Space(), chx, hout_pairs, opt); }, [] {}, fence);
+          report("kboost_pinned", p, hout_pairs.data());
+          compare_with_batch("pinned", hout_pairs.data());
+        }
       }
       if (run_pairs) {
         Kokkos::View<std::int32_t*, Mem> words(Kokkos::view_alloc(Kokkos::WithoutInitializing, "bench::pair_words"),
