@@ -32,10 +32,10 @@ constexpr int kHostWideBlock = 64;
 /// the pairs below do not apply (pred_leaf); beyond it one thread per row (predict_rows).
 constexpr std::size_t kDeviceSmallBatch = 12288;
 
-/// Device batches above kDevicePairMinBatch rows, up to kDevicePairMaxBatch and kDevicePairMaxWords
-/// (rows × trees leaf words in the Predictor's buffer), spread (tree, row) pairs over the device
-/// (kernels/predict_pairs.hpp); smaller ones use the blocking below, larger ones predict_rows
-/// (docs/inference.md has the measurements behind the bounds).
+/// Device batches of up to kDevicePairMaxBatch rows and kDevicePairMaxWords (rows × trees leaf words
+/// in the Predictor's buffer) spread (tree, row) pairs over the device (kernels/predict_pairs.hpp),
+/// those of several outputs only above kDevicePairMinBatch rows (device_pairs_apply); the others
+/// use the blocking below, larger ones predict_rows (docs/inference.md has the measurements).
 constexpr std::size_t kDevicePairMinBatch = 1024;
 constexpr std::size_t kDevicePairMaxBatch = 32768;
 constexpr std::size_t kDevicePairMaxWords = std::size_t{1} << 25;
@@ -57,18 +57,28 @@ struct PredictKernelParams {
   /// Device batches beyond kDeviceSmallBatch: one thread per row (kernels/predict_rows.hpp) in teams
   /// of team_size rows, instead of this file's (tree, row) blocking.
   bool one_row_per_thread = false;
-  /// Device batches in (kDevicePairMinBatch, kDevicePairMaxBatch] of at most kDevicePairMaxWords
-  /// (tree, row) pairs: the pairs over the whole device, then the ordered sum (kernels/predict_pairs.hpp).
+  /// Device batches that device_pairs_apply: (tree, row) pairs over the whole device, then the
+  /// ordered sum (kernels/predict_pairs.hpp).
   bool spread_pairs = false;
 };
 
+/// Whether a device batch takes predict_pairs: values (not pred_leaf), at most kDevicePairMaxBatch
+/// rows and kDevicePairMaxWords pairs, and for several outputs more than kDevicePairMinBatch rows
+/// (one output: any batch; the ordered sum of several outputs reads every tree's word once per
+/// output, which the blocking avoids for small batches).
+inline bool device_pairs_apply(std::size_t n_rows, int n_trees, PredictKernelParams const& p) {
+  return !p.pred_leaf && n_rows <= kDevicePairMaxBatch &&
+         n_rows * static_cast<std::size_t>(std::max(n_trees, 1)) <= kDevicePairMaxWords &&
+         (p.n_outputs == 1 || n_rows > kDevicePairMinBatch);
+}
+
 /// Blocking defaults per backend: host spaces follow upstream's 64-row blocks with one thread per
 /// block (more threads per block only when there are fewer blocks than threads); GPUs use, up to
-/// kDevicePairMinBatch rows, 1–8 rows per team over 512 threads and chunks of 6,144 / R trees, then
-/// up to kDevicePairMaxBatch rows (and kDevicePairMaxWords pairs) (tree, row) pairs over the device
-/// (spread_pairs), beyond them one thread per row in teams of 256 (predict_rows); pred_leaf takes
-/// the blocking up to kDeviceSmallBatch rows, then 32-row blocks and 128 threads over (tree, row)
-/// pairs. None of these changes a bit.
+/// kDevicePairMinBatch rows when the pairs do not apply, 1–8 rows per team over 512 threads and
+/// chunks of 6,144 / R trees; where device_pairs_apply (tree, row) pairs over the device
+/// (spread_pairs); beyond kDevicePairMaxBatch rows one thread per row in teams of 256
+/// (predict_rows); pred_leaf takes the blocking up to kDeviceSmallBatch rows, then 32-row blocks
+/// and 128 threads over (tree, row) pairs. None of these changes a bit.
 template <class ExecutionSpace>
 void default_blocking(ExecutionSpace const& space, std::size_t n_rows, int n_trees, PredictKernelParams& p) {
   constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecutionSpace::memory_space>::accessible;
@@ -79,8 +89,7 @@ void default_blocking(ExecutionSpace const& space, std::size_t n_rows, int n_tre
     p.team_size = blocks >= static_cast<std::size_t>(conc) ? 1 : std::max(1, conc / static_cast<int>(std::max<std::size_t>(blocks, 1)));
     int rows = static_cast<int>(std::min<std::size_t>(n_rows, 64));
     p.trees_per_chunk = p.team_size > 1 ? std::max(64, std::min(1024, 8192 / std::max(rows, 1))) : 64;
-  } else if (!p.pred_leaf && n_rows > kDevicePairMinBatch && n_rows <= kDevicePairMaxBatch &&
-             n_rows * static_cast<std::size_t>(std::max(n_trees, 1)) <= kDevicePairMaxWords) {
+  } else if (device_pairs_apply(n_rows, n_trees, p)) {
     p.spread_pairs = true;
   } else if (n_rows <= kDeviceSmallBatch) {
     // Small batches: few rows per team, so that there are about two teams per SM, and a large team
