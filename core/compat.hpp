@@ -10,8 +10,13 @@
 #include <type_traits>
 
 /// Unrolls the loop that follows: device compilers' `#pragma unroll`, GCC's `#pragma GCC unroll`
-/// on the host (a plain `#pragma unroll` is an unknown pragma to GCC, a warning under -Wall).
-#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__) || defined(__clang__)
+/// on the host (a plain `#pragma unroll` is an unknown pragma to GCC, a warning under -Wall);
+/// nothing in the host pass of nvcc or hipcc, whose front ends reject GCC's spelling.
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+#define KBOOST_UNROLL _Pragma("unroll")
+#elif defined(__CUDACC__) || defined(__HIPCC__)
+#define KBOOST_UNROLL
+#elif defined(__clang__)
 #define KBOOST_UNROLL _Pragma("unroll")
 #elif defined(__GNUC__)
 #define KBOOST_UNROLL _Pragma("GCC unroll 32")
