@@ -14,8 +14,8 @@
 /// every backend.
 ///
 /// predict_team is the same prediction by a team of threads (a user kernel with a team per cell or
-/// particle): the trees are walked side by side and their leaves added in tree order by one thread,
-/// so it gives predict's bits for any team size.
+/// particle): the trees are walked side by side and each output column's leaves added in tree order
+/// by one thread, so it gives predict's bits for any team size.
 #include <Kokkos_Core.hpp>
 
 #include <cstddef>
@@ -23,6 +23,7 @@
 #include <limits>
 #include <type_traits>
 
+#include <kboost/core/compat.hpp>
 #include <kboost/core/output_transform.hpp>
 #include <kboost/core/portable_math.hpp>
 #include <kboost/kernels/predict_layout.hpp>
@@ -106,11 +107,22 @@ struct DeviceForest {
     apply_transform(transform, n_outputs, io, io);
   }
 
+  /// Most trees whose leaves predict_team keeps in team scratch at once (16 KiB of words); larger
+  /// forests go through in chunks of this many trees.
+  static constexpr int kTeamTreeWords = 4096;
+
+  /// Trees per chunk of predict_margin_team: every tree of the range up to kTeamTreeWords, and at
+  /// least one per thread.
+  KOKKOS_INLINE_FUNCTION int team_chunk_trees(int team_size) const {
+    int const trees = last_tree - first_tree < kTeamTreeWords ? last_tree - first_tree : kTeamTreeWords;
+    return trees > team_size ? trees : team_size;
+  }
+
   /// 32-bit words of level-0 team scratch that predict_team needs for a team of `team_size`
-  /// threads: one leaf per thread and the row's margins. Request them per team, e.g.
+  /// threads: a chunk's leaves (team_chunk_trees) and the row's margins. Request them per team, e.g.
   /// policy.set_scratch_size(0, Kokkos::PerTeam(forest.team_scratch_bytes(team_size))).
   KOKKOS_INLINE_FUNCTION std::size_t team_scratch_words(int team_size) const {
-    return static_cast<std::size_t>(team_size) + static_cast<std::size_t>(n_outputs);
+    return static_cast<std::size_t>(team_chunk_trees(team_size)) + static_cast<std::size_t>(n_outputs);
   }
   KOKKOS_INLINE_FUNCTION std::size_t team_scratch_bytes(int team_size) const {
     return team_scratch_words(team_size) * sizeof(std::int32_t);
@@ -124,25 +136,24 @@ struct DeviceForest {
         team.team_scratch(0).get_shmem(team_scratch_bytes(team.team_size())));
   }
 
-  /// predict_margin of row `x` by the threads of `team` (a TeamPolicy member; vector length 1):
-  /// thread r walks trees first_tree + r, + r + team_size, ..., keeping each leaf in `scratch`
-  /// (team_scratch), and the team's first thread adds every chunk's leaves IN TREE ORDER, so the
-  /// result is predict_margin's bits for any team size and backend. Every thread of the team calls
-  /// it with the same row; each gets the margins in its own out[0 .. margin_columns()).
+  /// predict_margin of row `x` by the threads of `team` (a TeamPolicy member; vector length 1).
+  /// Per chunk of team_chunk_trees trees (usually the whole forest, so one pair of barriers):
+  /// thread r walks the chunk's trees r, r + team_size, ... into `scratch` (team_scratch); then
+  /// thread g adds, IN TREE ORDER, the leaves of output column g (a scalar tree adds to its group's
+  /// column only; a vector leaf's value j to column j), so each column sees predict_margin's float
+  /// sequence for any team size and backend. Every thread of the team calls it with the same row;
+  /// each gets the margins in its own out[0 .. margin_columns()).
   template <class TeamMember, class Row>
   KOKKOS_INLINE_FUNCTION void predict_margin_team(TeamMember const& team, Row const& x, std::int32_t* scratch,
                                                   float* out) const {
-    int const n = team.team_size(), r = team.team_rank();
-    float* const margin = reinterpret_cast<float*>(scratch + n);
-    if (r == 0)
-      for (int k = 0; k < n_outputs; ++k) margin[k] = base_margin(k);
-    for (int t0 = first_tree; t0 < last_tree; t0 += n) {
-      if (t0 + r < last_tree) scratch[r] = leaf_word(t0 + r, x);
+    int const n = team.team_size(), r = team.team_rank(), chunk = team_chunk_trees(n);
+    float* const margin = reinterpret_cast<float*>(scratch + chunk);
+    for (int k = r; k < n_outputs; k += n) margin[k] = base_margin(k);
+    for (int t0 = first_tree; t0 < last_tree; t0 += chunk) {
+      int const nt = last_tree - t0 < chunk ? last_tree - t0 : chunk;
+      for (int j = r; j < nt; j += n) scratch[j] = leaf_word(t0 + j, x);
       team.team_barrier();
-      if (r == 0) {
-        int const chunk = last_tree - t0 < n ? last_tree - t0 : n;
-        for (int j = 0; j < chunk; ++j) add_leaf_word(t0 + j, scratch[j], margin);
-      }
+      for (int k = r; k < n_outputs; k += n) margin[k] = add_chunk_column(t0, nt, k, scratch, margin[k]);
       team.team_barrier();
     }
     for (int k = 0; k < n_outputs; ++k) out[k] = margin[k];
@@ -175,6 +186,21 @@ struct DeviceForest {
     } else {
       margin[tree_group(t)] += pmath::detail::bit_cast<float>(word);
     }
+  }
+
+  /// Output column k of the margins, `acc`, after the leaf words words[0 .. nt) of trees t0, t0 + 1,
+  /// ... added in tree order (add_leaf_word's arithmetic, column k only).
+  KOKKOS_INLINE_FUNCTION float add_chunk_column(int t0, int nt, int k, std::int32_t const* words, float acc) const {
+    if (vector_leaf) {
+      for (int j = 0; j < nt; ++j) acc += leaf_values(nodes(words[j]).child + k);
+    } else if (n_outputs == 1) {
+      KBOOST_UNROLL
+      for (int j = 0; j < nt; ++j) acc += pmath::detail::bit_cast<float>(words[j]);
+    } else {
+      for (int j = 0; j < nt; ++j)
+        if (tree_group(t0 + j) == k) acc += pmath::detail::bit_cast<float>(words[j]);
+    }
+    return acc;
   }
 };
 
