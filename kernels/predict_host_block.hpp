@@ -21,6 +21,8 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <stdexcept>
+#include <string>
 
 #include <kboost/core/compat.hpp>
 #include <kboost/core/output_transform.hpp>
@@ -44,6 +46,7 @@ constexpr int kHostBlockLanes = 64;
 /// Accumulator floats of one block (rows × outputs, on the stack); models with more outputs than
 /// this keep predict_forest.
 constexpr int kHostBlockAccFloats = 4096;
+static_assert(kHostBlockMaxRows <= kHostBlockLanes, "a block's rows fill at most one walk's lanes");
 
 /// How predict_host_block cuts a batch: `rows_per_block` rows per block, `blocks` blocks; one block
 /// runs on the calling thread (`on_caller`), more launch a parallel region.
@@ -210,6 +213,8 @@ struct HostBlockPredict {
 /// launches from), runs every block on the calling thread; otherwise one parallel_for over the
 /// blocks on `space`, label "kboost::predict::host_block" (the caller serialises host launches).
 /// Bit-identical to predict_forest and to upstream XGBoost 3.2's CPU predict.
+/// \throws std::invalid_argument for a plan whose blocks hold more than kHostBlockMaxRows rows or
+/// kHostBlockAccFloats accumulators, or do not cover X's rows.
 template <class ExecutionSpace, class MemorySpace, class XView, class OutView>
 void predict_host_block(ExecutionSpace const& space, HostBlockPlan const& plan, DeviceForest<MemorySpace> const& f,
                         XView const& X, Kokkos::View<const float**, Kokkos::LayoutRight, MemorySpace> base_margin,
@@ -218,6 +223,14 @@ void predict_host_block(ExecutionSpace const& space, HostBlockPlan const& plan, 
   static_assert(Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemorySpace>::accessible,
                 "predict_host_block reads the forest and X on the host");
   if (X.extent(0) == 0) return;
+  if (plan.rows_per_block < 1 || plan.rows_per_block > kHostBlockMaxRows ||
+      plan.rows_per_block * f.n_outputs > kHostBlockAccFloats ||
+      plan.blocks * static_cast<std::size_t>(plan.rows_per_block) < X.extent(0))
+    throw std::invalid_argument("predict_host_block: a plan of " + std::to_string(plan.blocks) + " blocks of " +
+                                std::to_string(plan.rows_per_block) + " rows cannot serve " +
+                                std::to_string(X.extent(0)) + " rows of " + std::to_string(f.n_outputs) +
+                                " outputs (at most " + std::to_string(kHostBlockMaxRows) + " rows and " +
+                                std::to_string(kHostBlockAccFloats) + " accumulators per block)");
   std::size_t strides[3];
   X.stride(strides);
   detail::HostBlockPredict<MemorySpace, XView, OutView> body{

@@ -5,6 +5,7 @@
 // row, one block less one, one block, one block plus one and many blocks (the golden rows repeated);
 // on device backends both paths are the device kernels and must equal the goldens all the same.
 #include <catch2/catch_test_macros.hpp>
+#include <catch2/matchers/catch_matchers_string.hpp>
 
 #include <cstring>
 #include <sstream>
@@ -104,7 +105,31 @@ void check_blockings(bool shared_models) {
   }
 }
 
+/// predict_host_block refuses plans it cannot honour: blocks over kHostBlockMaxRows rows, or too few
+/// blocks for the batch.
+template <class ExecutionSpace>
+void check_refused_plans() {
+  if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecutionSpace::memory_space>::accessible) {
+    kboost::Predictor<ExecutionSpace> predictor(kboost::test::golden_path("models/binary_logistic.json"));
+    auto const f = predictor.device_forest();
+    HostBlockMatrix X("X", 100, static_cast<std::size_t>(predictor.model().num_feature)), out("out", 100, 1);
+    Kokkos::View<const float**, Kokkos::LayoutRight, TEST_MEMSPACE> const no_bm;
+    kboost::HostBlockPlan wide = kboost::plan_host_block(100, 1, 1);
+    wide.rows_per_block = kboost::kHostBlockMaxRows + 1;
+    kboost::HostBlockPlan short_plan = kboost::plan_host_block(100, 1, 1);
+    short_plan.blocks = 1;
+    for (auto const& plan : {wide, short_plan})
+      CHECK_THROWS_WITH(kboost::predict_host_block(ExecutionSpace(), plan, f, X, no_bm, out, true),
+                        Catch::Matchers::ContainsSubstring("cannot serve 100 rows"));
+  }
+}
+
 }  // namespace
+
+TEST_CASE("predict_host_block " TEST_BACKEND ": refuses a plan of blocks too wide or too few for the batch",
+          "[predict][host_block]") {
+  check_refused_plans<TEST_EXECSPACE>();
+}
 
 TEST_CASE("predict_host_block " TEST_BACKEND ": block and team paths equal the goldens and each other, 1 to 1000 rows",
           "[predict][golden][host_block]") {
