@@ -84,6 +84,7 @@ class Predictor {
     n_dense_ = h.n_dense;
     n_compact_ = h.n_compact;
     forest_ = upload_forest<memory_space>(h);
+    if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, memory_space>::accessible) host_splits_ = pack_host_splits(h);
     base_score_ = detail::upload<memory_space>("kboost::predict::base_score", base_margin_from_score(model_.objective, model_.base_score));
     upload_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   }
@@ -100,6 +101,19 @@ class Predictor {
   /// before predicting from several threads: it is the one member that is not const.
   void set_host_path(HostPath path) { host_path_ = path; }
   HostPath host_path() const { return host_path_; }
+
+  /// The instruction set of the host block walk (kernels/host_walk.hpp; best_host_isa() unless set):
+  /// every ISA gives the same bits. Set it before predicting from several threads.
+  /// \throws std::invalid_argument for an ISA this CPU or build cannot run (host_isa_supported).
+  void set_host_isa(HostIsa isa) {
+    if (!host_isa_supported(isa))
+      throw std::invalid_argument("Predictor::set_host_isa: this CPU or build cannot run the " + host_isa_name(isa) + " walk");
+    host_isa_ = isa;
+  }
+  HostIsa host_isa() const { return host_isa_; }
+  /// The node pool's packed split arrays (pack_host_splits; empty on device spaces) with host_isa(),
+  /// for predict_host_block.
+  HostSplits host_splits() const { return HostSplits{host_splits_.threshold.data(), host_splits_.key.data(), host_isa_}; }
   int compact_trees() const { return n_compact_; }
 
   /// Columns of the result for `opt`: trees in range (pred_leaf), outputs (margin) or transformed columns.
@@ -238,12 +252,14 @@ class Predictor {
     bool const launch = !plan.on_caller && compat::can_launch_here(space);
     std::unique_lock<std::mutex> lock;
     if (launch) lock = std::unique_lock<std::mutex>(detail::host_launch_mutex());
-    predict_host_block(space, plan, f, X, base_margin, out, launch);
+    predict_host_block(space, plan, f, host_splits(), X, base_margin, out, launch);
     return true;
   }
 
   ExecutionSpace space_;
   HostPath host_path_ = HostPath::kBlock;
+  HostIsa host_isa_ = best_host_isa();
+  HostSplitArrays host_splits_;
   Model model_;
   OutputTransform transform_ = OutputTransform::kIdentity;
   ForestArrays<memory_space> forest_;

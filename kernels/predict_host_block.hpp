@@ -2,7 +2,8 @@
 /// \file predict_host_block.hpp
 /// Host-only batch prediction (Serial, OpenMP): rows in blocks, each block walked tree after tree,
 /// dense numeric trees level by level over the whole block (the block's rows step together, one
-/// branch-free step per level, in a loop the compiler can vectorise), every other tree row by row
+/// branch-free step per level, in SIMD where the CPU has it: walk_host_lanes over the pool's packed
+/// split arrays, kernels/host_walk.hpp), every other tree row by row
 /// through traverse_tree; each tree's leaves are added to the block's accumulators as soon as the
 /// tree is walked. For every row that is base margin, tree 0, 1, 2, ... in float32, each tree to its
 /// output column, DART leaves as (0 + leaf) · weight_drop: the float operations and order of
@@ -27,22 +28,17 @@
 #include <kboost/core/compat.hpp>
 #include <kboost/core/output_transform.hpp>
 #include <kboost/kernels/device_forest.hpp>
+#include <kboost/kernels/host_walk.hpp>
 #include <kboost/kernels/predict_layout.hpp>
 #include <kboost/kernels/split_rule.hpp>
-
-#if defined(_OPENMP)
-#define KBOOST_HOST_SIMD _Pragma("omp simd")
-#else
-#define KBOOST_HOST_SIMD
-#endif
 
 namespace kboost {
 
 /// Most rows of one block (the level-synchronous walk keeps one position per row on the stack).
 constexpr int kHostBlockMaxRows = 64;
-/// (tree, row) pairs walked side by side (detail::walk_lanes): a block's rows times as many
+/// (tree, row) pairs walked side by side (walk_host_lanes): a block's rows times as many
 /// consecutive dense numeric trees as fit.
-constexpr int kHostBlockLanes = 64;
+constexpr int kHostBlockLanes = kHostWalkLanes;
 /// Accumulator floats of one block (rows × outputs, on the stack); models with more outputs than
 /// this keep predict_forest.
 constexpr int kHostBlockAccFloats = 4096;
@@ -86,50 +82,23 @@ struct StridedRow {
   KOKKOS_INLINE_FUNCTION float operator()(int f) const { return row[f * feature_stride]; }
 };
 
-/// The lanes of one level-synchronous walk: (tree, row) pairs of up to kHostBlockLanes dense numeric
-/// trees and a block's rows, the rows fastest. Lane l starts at its tree's root (pool slot base[l]),
-/// reads its row at x + row_offset[l] and takes depth[l] steps.
-struct HostLanes {
-  std::int32_t base[kHostBlockLanes];
-  std::int32_t depth[kHostBlockLanes];
-  std::ptrdiff_t row_offset[kHostBlockLanes];
-  std::int32_t pos[kHostBlockLanes];  ///< position within the lane's tree
-  int n = 0, max_depth = 0;
-};
-
-/// Walks every lane of `lanes` to its leaf, level by level: each level moves every lane whose tree
-/// is deeper one step, pos = 2·pos + 1 (left) or + 2 (right) by numeric_goes_left, with no leaf
-/// test (slots below a leaf repeat it, flatten_forest); a lane whose tree is shallower keeps its
-/// position (its read stays inside its tree and is discarded). Feature j of a lane's row is at
-/// x[row_offset + j · feature_stride].
-inline void walk_lanes(PredictNode const* nodes, float const* x, std::ptrdiff_t feature_stride, float missing,
-                       HostLanes& lanes) {
-  for (int l = 0; l < lanes.n; ++l) lanes.pos[l] = 0;
-  for (int level = 0; level < lanes.max_depth; ++level) {
-    KBOOST_HOST_SIMD
-    for (int l = 0; l < lanes.n; ++l) {
-      std::int32_t const p = lanes.pos[l];
-      PredictNode const n = nodes[lanes.base[l] + p];
-      float const v = x[lanes.row_offset[l] + n.feature * feature_stride];
-      std::int32_t const next = 2 * p + (numeric_goes_left(n, v, missing) ? 1 : 2);
-      lanes.pos[l] = level < lanes.depth[l] ? next : p;
-    }
-  }
-}
-
 /// predict_host_block's work for one block: rows [block · rows_per_block, + rows_per_block).
 /// Accumulators are output-major (acc[g · rows_per_block + r]) so that a tree's leaves are added to
 /// consecutive floats. Consecutive dense numeric trees are walked together, as many as fill
-/// kHostBlockLanes lanes with the block's rows (a small block walks many trees side by side), then
-/// added in tree order; other trees are walked row by row (traverse_tree).
+/// kHostBlockLanes lanes with the block's rows (a small block walks many trees side by side, a full
+/// one walks one tree), by walk_host_lanes over `splits`, then added in tree order; other trees, and
+/// every tree when a block's reads do not fit the walk's int32 offsets (`lanes_fit` false), are
+/// walked row by row (traverse_tree).
 template <class MemorySpace, class XView, class OutView>
 struct HostBlockPredict {
   DeviceForest<MemorySpace> f;
+  HostSplits splits;
   XView X;
   Kokkos::View<const float**, Kokkos::LayoutRight, MemorySpace> base_margin;  ///< extent 0: f.base_margin
   OutView out;
   std::ptrdiff_t row_stride, feature_stride;
   int n_rows, rows_per_block;
+  bool lanes_fit;
 
   void operator()(std::size_t block) const {
     int const row0 = static_cast<int>(block) * rows_per_block;
@@ -138,15 +107,15 @@ struct HostBlockPredict {
     start(row0, nr, acc);
     float const* x = X.data() + row0 * row_stride;
     int const trees_per_walk = std::max(1, kHostBlockLanes / nr);
-    HostLanes lanes;
+    HostWalkLanes lanes;
     for (int t = f.first_tree; t < f.last_tree;) {
-      if (f.tree_dense(t) < 2) {
+      if (f.tree_dense(t) < 2 || !lanes_fit) {
         add_tree_by_rows(t, nr, x, acc);
         ++t;
         continue;
       }
       int const t_end = gather_lanes(t, std::min(f.last_tree, t + trees_per_walk), nr, lanes);
-      walk_lanes(&f.nodes(0), x, feature_stride, f.missing, lanes);
+      walk_host_lanes(splits, x, static_cast<std::int32_t>(feature_stride), f.missing, lanes);
       add_lanes(t, t_end, nr, lanes, acc);
       t = t_end;
     }
@@ -162,7 +131,7 @@ struct HostBlockPredict {
 
   /// Lanes for the dense numeric trees from t0 (at most up to `t_max`, stopping at the first other
   /// tree) × the block's nr rows; returns one past the last tree taken.
-  int gather_lanes(int t0, int t_max, int nr, HostLanes& lanes) const {
+  int gather_lanes(int t0, int t_max, int nr, HostWalkLanes& lanes) const {
     lanes.n = 0;
     lanes.max_depth = 0;
     int t = t0;
@@ -172,14 +141,14 @@ struct HostBlockPredict {
       for (int r = 0; r < nr; ++r, ++lanes.n) {
         lanes.base[lanes.n] = f.tree_begin(t);
         lanes.depth[lanes.n] = depth;
-        lanes.row_offset[lanes.n] = r * row_stride;
+        lanes.row_offset[lanes.n] = static_cast<std::int32_t>(r * row_stride);
       }
     }
     return t;
   }
 
   /// The leaves of trees [t0, t1) (walked lanes) added in tree order to the rows' accumulators.
-  void add_lanes(int t0, int t1, int nr, HostLanes const& lanes, float* acc) const {
+  void add_lanes(int t0, int t1, int nr, HostWalkLanes const& lanes, float* acc) const {
     for (int t = t0; t < t1; ++t) {
       float* a = acc + f.tree_group(t) * rows_per_block;
       int const l0 = (t - t0) * nr;
@@ -205,43 +174,67 @@ struct HostBlockPredict {
 };
 }  // namespace detail
 
+namespace detail {
+/// predict_host_block's checks of its arguments (see there).
+inline void check_host_block_args(HostBlockPlan const& plan, int n_outputs, HostSplits const& splits, std::size_t rows) {
+  if (plan.rows_per_block < 1 || plan.rows_per_block > kHostBlockMaxRows || plan.rows_per_block * n_outputs > kHostBlockAccFloats ||
+      plan.blocks * static_cast<std::size_t>(plan.rows_per_block) < rows)
+    throw std::invalid_argument("predict_host_block: a plan of " + std::to_string(plan.blocks) + " blocks of " +
+                                std::to_string(plan.rows_per_block) + " rows cannot serve " + std::to_string(rows) +
+                                " rows of " + std::to_string(n_outputs) + " outputs (at most " +
+                                std::to_string(kHostBlockMaxRows) + " rows and " + std::to_string(kHostBlockAccFloats) +
+                                " accumulators per block)");
+  if (splits.threshold == nullptr || splits.key == nullptr)
+    throw std::invalid_argument("predict_host_block: no split arrays (pack_host_splits of the forest's pool)");
+  if (!host_isa_supported(splits.isa))
+    throw std::invalid_argument("predict_host_block: this CPU or build cannot run the " + host_isa_name(splits.isa) +
+                                " walk");
+}
+
+/// Whether every read of a block (rows_per_block rows, n_features features at the strides) has an
+/// offset that fits walk_host_lanes' int32 indices.
+inline bool host_lanes_fit(int rows_per_block, std::size_t n_features, std::ptrdiff_t row_stride,
+                           std::ptrdiff_t feature_stride) {
+  double const last = static_cast<double>(rows_per_block - 1) * static_cast<double>(row_stride) +
+                      static_cast<double>(n_features > 0 ? n_features - 1 : 0) * static_cast<double>(feature_stride);
+  return last <= 2147483647.0;
+}
+}  // namespace detail
+
 /// Predict the rows of X (host memory, rows × features ≥ f.n_features; LayoutRight, LayoutLeft or
 /// LayoutStride) with the scalar-leaf forest `f` (host_block_applies) into `out` (rows ×
 /// f.output_columns(), any layout): margins when f.transform is kIdentity, else transformed outputs.
-/// `base_margin`: rows × n_outputs initial margins, or extent 0 for f.base_margin. `plan` from
-/// plan_host_block. A plan of one block, or `may_launch` false (a thread the backend does not take
+/// `base_margin`: rows × n_outputs initial margins, or extent 0 for f.base_margin. `splits`: the
+/// forest pool's pack_host_splits and the ISA that walks them. `plan` from plan_host_block. A plan of one block, or `may_launch` false (a thread the backend does not take
 /// launches from), runs every block on the calling thread; otherwise one parallel_for over the
 /// blocks on `space`, label "kboost::predict::host_block" (the caller serialises host launches).
 /// Bit-identical to predict_forest and to upstream XGBoost 3.2's CPU predict.
 /// \throws std::invalid_argument for a plan whose blocks hold more than kHostBlockMaxRows rows or
-/// kHostBlockAccFloats accumulators, or do not cover X's rows.
+/// kHostBlockAccFloats accumulators, or do not cover X's rows; for missing split arrays, or an ISA
+/// this CPU or build cannot run (host_isa_supported).
 template <class ExecutionSpace, class MemorySpace, class XView, class OutView>
 void predict_host_block(ExecutionSpace const& space, HostBlockPlan const& plan, DeviceForest<MemorySpace> const& f,
-                        XView const& X, Kokkos::View<const float**, Kokkos::LayoutRight, MemorySpace> base_margin,
+                        HostSplits const& splits, XView const& X, Kokkos::View<const float**, Kokkos::LayoutRight, MemorySpace> base_margin,
                         OutView const& out, bool may_launch) {
   static_assert(XView::rank == 2 && OutView::rank == 2, "X and out are rows x columns Views");
   static_assert(Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemorySpace>::accessible,
                 "predict_host_block reads the forest and X on the host");
   if (X.extent(0) == 0) return;
-  if (plan.rows_per_block < 1 || plan.rows_per_block > kHostBlockMaxRows ||
-      plan.rows_per_block * f.n_outputs > kHostBlockAccFloats ||
-      plan.blocks * static_cast<std::size_t>(plan.rows_per_block) < X.extent(0))
-    throw std::invalid_argument("predict_host_block: a plan of " + std::to_string(plan.blocks) + " blocks of " +
-                                std::to_string(plan.rows_per_block) + " rows cannot serve " +
-                                std::to_string(X.extent(0)) + " rows of " + std::to_string(f.n_outputs) +
-                                " outputs (at most " + std::to_string(kHostBlockMaxRows) + " rows and " +
-                                std::to_string(kHostBlockAccFloats) + " accumulators per block)");
+  detail::check_host_block_args(plan, f.n_outputs, splits, X.extent(0));
   std::size_t strides[3];
   X.stride(strides);
   detail::HostBlockPredict<MemorySpace, XView, OutView> body{
       f,
+      splits,
       X,
       base_margin,
       out,
       static_cast<std::ptrdiff_t>(strides[0]),
       static_cast<std::ptrdiff_t>(strides[1]),
       static_cast<int>(X.extent(0)),
-      plan.rows_per_block};
+      plan.rows_per_block,
+      detail::host_lanes_fit(plan.rows_per_block, X.extent(1), static_cast<std::ptrdiff_t>(strides[0]),
+                             static_cast<std::ptrdiff_t>(strides[1]))};
   if (plan.on_caller || !may_launch) {
     for (std::size_t b = 0; b < plan.blocks; ++b) body(b);
     return;

@@ -7,7 +7,11 @@
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
 
+#include <cmath>
+#include <cstdint>
 #include <cstring>
+#include <limits>
+#include <stdexcept>
 #include <sstream>
 #include <vector>
 
@@ -92,7 +96,7 @@ void check_blockings(bool shared_models) {
       for (bool launch : {true, false}) {
         HostBlockMatrix out("out", k.X.extent(0), static_cast<std::size_t>(f.output_columns()));
         Kokkos::View<const float**, Kokkos::LayoutRight, TEST_MEMSPACE> const bm = k.bm;
-        kboost::predict_host_block(ExecutionSpace(), plan, f, X_left, bm, out, launch);
+        kboost::predict_host_block(ExecutionSpace(), plan, f, predictor.host_splits(), X_left, bm, out, launch);
         Kokkos::fence();
         std::ostringstream log;
         log << (launch ? "parallel region" : "calling thread") << "\n";
@@ -119,9 +123,65 @@ void check_refused_plans() {
     kboost::HostBlockPlan short_plan = kboost::plan_host_block(100, 1, 1);
     short_plan.blocks = 1;
     for (auto const& plan : {wide, short_plan})
-      CHECK_THROWS_WITH(kboost::predict_host_block(ExecutionSpace(), plan, f, X, no_bm, out, true),
+      CHECK_THROWS_WITH(kboost::predict_host_block(ExecutionSpace(), plan, f, predictor.host_splits(), X, no_bm, out, true),
                         Catch::Matchers::ContainsSubstring("cannot serve 100 rows"));
   }
+}
+
+/// Inputs on the splits' edges for `m` (rows × m.num_feature, row-major): each value one of a split
+/// threshold of the model on that feature, its float neighbours, -0.0, +0.0, ±inf, NaN or `missing`.
+std::vector<float> edge_inputs(kboost::Model const& m, float missing, std::size_t rows) {
+  std::vector<std::vector<float>> thresholds(static_cast<std::size_t>(m.num_feature));
+  for (auto const& t : m.trees)
+    for (std::size_t i = 0; i < t.left_children.size(); ++i)
+      if (t.left_children[i] != -1) thresholds[static_cast<std::size_t>(t.split_indices[i])].push_back(t.split_conditions[i]);
+  float const inf = std::numeric_limits<float>::infinity();
+  std::vector<float> X(rows * static_cast<std::size_t>(m.num_feature));
+  std::uint64_t state = 12345;
+  for (std::size_t i = 0; i < X.size(); ++i) {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    auto const pick = static_cast<std::size_t>(state >> 33);
+    auto const& th = thresholds[i % thresholds.size()];
+    float const thr = th.empty() ? 0.0f : th[pick / 16 % th.size()];
+    float const fixed[] = {thr, std::nextafter(thr, -inf), std::nextafter(thr, inf), -0.0f, 0.0f, inf, -inf,
+                           std::numeric_limits<float>::quiet_NaN(), missing};
+    X[i] = fixed[pick % 16 < 9 ? pick % 16 : 0];
+  }
+  return X;
+}
+
+/// Every host ISA's walk (host_isa_supported) gives the goldens' bits and the team kernel's bytes,
+/// on the golden rows and on rows of values at the splits' edges.
+void check_host_isas(bool shared_models) {
+  using kboost::test::count_bit_mismatches;
+  int const checked = kboost::test::for_each_golden_case(shared_models, [](kboost::test::GoldenCase const& c) {
+    kboost::Predictor<TEST_EXECSPACE> predictor(c.model_path);
+    CycledCase const k = cycle_case(c, 200);
+    kboost::test::GoldenArray edges;
+    edges.rows = 200;
+    edges.cols = static_cast<std::size_t>(predictor.model().num_feature);
+    edges.values = edge_inputs(predictor.model(), c.options.missing, edges.rows);
+    auto const X_edges = kboost::test::golden_view<Kokkos::LayoutRight, TEST_MEMSPACE>(edges, "X_edges");
+    Kokkos::View<const float**, Kokkos::LayoutRight, TEST_MEMSPACE> const no_bm;
+    predictor.set_host_path(kboost::HostPath::kTeam);
+    auto const team_edges = host_copy(predictor.predict(X_edges, c.options, no_bm));
+    predictor.set_host_path(kboost::HostPath::kBlock);
+    for (kboost::HostIsa isa : {kboost::HostIsa::kScalar, kboost::HostIsa::kAvx2, kboost::HostIsa::kAvx512}) {
+      if (!kboost::host_isa_supported(isa)) {
+        CHECK_THROWS_AS(predictor.set_host_isa(isa), std::invalid_argument);
+        continue;
+      }
+      predictor.set_host_isa(isa);
+      std::ostringstream log;
+      log << kboost::host_isa_name(isa) << "\n";
+      std::size_t const bad = count_bit_mismatches(host_copy(predictor.predict(k.X, c.options, k.bm)), k.pred, "pred", log);
+      auto const block_edges = host_copy(predictor.predict(X_edges, c.options, no_bm));
+      INFO(log.str());
+      CHECK(bad == 0);
+      CHECK(std::memcmp(block_edges.data(), team_edges.data(), team_edges.size() * sizeof(float)) == 0);
+    }
+  });
+  CHECK(checked >= 10);
 }
 
 }  // namespace
@@ -138,6 +198,15 @@ TEST_CASE("predict_host_block " TEST_BACKEND ": block and team paths equal the g
 
 TEST_CASE("predict_host_block " TEST_BACKEND ": the same on every shared model", "[predict][golden][host_block][shared]") {
   check_host_paths(true);
+}
+
+TEST_CASE("predict_host_block " TEST_BACKEND ": every host ISA's walk equals the goldens and the team kernel, also at the splits' edges",
+          "[predict][golden][host_block]") {
+  check_host_isas(false);
+}
+
+TEST_CASE("predict_host_block " TEST_BACKEND ": every host ISA on every shared model", "[predict][golden][host_block][shared]") {
+  check_host_isas(true);
 }
 
 TEST_CASE("predict_host_block " TEST_BACKEND ": 8-row blocks, on the calling thread or not, LayoutLeft input, equal the goldens",

@@ -1,0 +1,182 @@
+/// \file host_walk.cpp
+/// The host walk's bodies (kernels/host_walk.hpp): scalar, AVX2 and AVX-512F, chosen at run time.
+/// The SIMD bodies are compiled with per-function target attributes (GCC and Clang on x86-64), so
+/// this file needs no ISA flags and runs on any x86-64; CUDA/HIP compilers, which also see this file
+/// in GPU builds, get the scalar body only.
+#include <kboost/kernels/host_walk.hpp>
+#include <kboost/kernels/predict_layout.hpp>
+#include <kboost/kernels/split_rule.hpp>
+
+#include <stdexcept>
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(__CUDACC__) && !defined(__HIPCC__)
+#define KBOOST_HOST_WALK_X86 1
+#include <immintrin.h>
+#else
+#define KBOOST_HOST_WALK_X86 0
+#endif
+
+namespace kboost {
+
+namespace {
+
+constexpr std::int32_t kFeatureMask = 0x7fffffff;
+
+/// Lanes n .. up to a multiple of `width` as copies of lane 0 that take no step (reads stay valid).
+void pad_lanes(HostWalkLanes& lanes, int width) {
+  for (int l = lanes.n; l % width != 0; ++l) {
+    lanes.base[l] = lanes.base[0];
+    lanes.row_offset[l] = lanes.row_offset[0];
+    lanes.depth[l] = 0;
+  }
+}
+
+/// One lane at a time: the split rule as written (numeric_goes_left on the packed key).
+void walk_scalar(HostSplits const& s, float const* x, std::int32_t feature_stride, float missing, HostWalkLanes& L) {
+  for (int l = 0; l < L.n; ++l) L.pos[l] = 0;
+  for (int level = 0; level < L.max_depth; ++level) {
+    for (int l = 0; l < L.n; ++l) {
+      std::int32_t const p = L.pos[l];
+      std::int32_t const slot = L.base[l] + p;
+      std::int32_t const key = s.key[slot];
+      float const v = x[L.row_offset[l] + (key & kFeatureMask) * feature_stride];
+      bool const left = is_missing(v, missing) ? key < 0 : v < s.threshold[slot];
+      if (level < L.depth[l]) L.pos[l] = 2 * p + (left ? 1 : 2);
+    }
+  }
+}
+
+#if KBOOST_HOST_WALK_X86
+/// 8 lanes per vector: per level, gathers of threshold and key at base + pos, of x at row_offset +
+/// feature · stride; left = missing ? key's bit 31 : x < threshold (ordered compare: NaN is never
+/// less); pos = 2·pos + 2 − left for lanes whose depth is not reached.
+template <bool kUnitStride>
+__attribute__((target("avx2"))) void walk_avx2(HostSplits const& s, float const* x, std::int32_t feature_stride,
+                                               float missing, HostWalkLanes& L) {
+  pad_lanes(L, 8);
+  int const n = (L.n + 7) / 8 * 8;
+  __m256i const feature_mask = _mm256_set1_epi32(kFeatureMask), stride = _mm256_set1_epi32(feature_stride);
+  __m256i const two = _mm256_set1_epi32(2);
+  __m256 const missing_v = _mm256_set1_ps(missing);
+  for (int l = 0; l < n; l += 8) _mm256_store_si256(reinterpret_cast<__m256i*>(L.pos + l), _mm256_setzero_si256());
+  for (int level = 0; level < L.max_depth; ++level) {
+    __m256i const level_v = _mm256_set1_epi32(level);
+    for (int l = 0; l < n; l += 8) {
+      __m256i const pos = _mm256_load_si256(reinterpret_cast<__m256i const*>(L.pos + l));
+      __m256i const slot = _mm256_add_epi32(_mm256_load_si256(reinterpret_cast<__m256i const*>(L.base + l)), pos);
+      __m256 const threshold = _mm256_i32gather_ps(s.threshold, slot, 4);
+      __m256i const key = _mm256_i32gather_epi32(s.key, slot, 4);
+      __m256i feature = _mm256_and_si256(key, feature_mask);
+      if (!kUnitStride) feature = _mm256_mullo_epi32(feature, stride);
+      __m256i const at = _mm256_add_epi32(_mm256_load_si256(reinterpret_cast<__m256i const*>(L.row_offset + l)), feature);
+      __m256 const v = _mm256_i32gather_ps(x, at, 4);
+      __m256 const less = _mm256_cmp_ps(v, threshold, _CMP_LT_OQ);
+      __m256 const miss = _mm256_or_ps(_mm256_cmp_ps(v, v, _CMP_UNORD_Q), _mm256_cmp_ps(v, missing_v, _CMP_EQ_OQ));
+      // Sign bit: left. From the compare (all ones / zeros), or from the key's default bit if missing.
+      __m256i const left = _mm256_srai_epi32(_mm256_castps_si256(_mm256_blendv_ps(less, _mm256_castsi256_ps(key), miss)), 31);
+      __m256i const next = _mm256_add_epi32(_mm256_add_epi32(_mm256_add_epi32(pos, pos), two), left);
+      __m256i const active = _mm256_cmpgt_epi32(_mm256_load_si256(reinterpret_cast<__m256i const*>(L.depth + l)), level_v);
+      _mm256_store_si256(reinterpret_cast<__m256i*>(L.pos + l), _mm256_blendv_epi8(pos, next, active));
+    }
+  }
+}
+
+/// 16 lanes per vector, the same steps as walk_avx2 with mask registers.
+template <bool kUnitStride>
+__attribute__((target("avx512f"))) void walk_avx512(HostSplits const& s, float const* x, std::int32_t feature_stride,
+                                                    float missing, HostWalkLanes& L) {
+  pad_lanes(L, 16);
+  int const n = (L.n + 15) / 16 * 16;
+  __m512i const feature_mask = _mm512_set1_epi32(kFeatureMask), stride = _mm512_set1_epi32(feature_stride);
+  __m512i const one = _mm512_set1_epi32(1), two = _mm512_set1_epi32(2), zero = _mm512_setzero_si512();
+  __m512 const missing_v = _mm512_set1_ps(missing), zero_f = _mm512_setzero_ps();
+  __mmask16 const all = 0xffff;  // the masked gathers: the plain ones read an undefined source
+  for (int l = 0; l < n; l += 16) _mm512_store_si512(L.pos + l, zero);
+  for (int level = 0; level < L.max_depth; ++level) {
+    __m512i const level_v = _mm512_set1_epi32(level);
+    for (int l = 0; l < n; l += 16) {
+      __m512i const pos = _mm512_load_si512(L.pos + l);
+      __m512i const slot = _mm512_add_epi32(_mm512_load_si512(L.base + l), pos);
+      __m512 const threshold = _mm512_mask_i32gather_ps(zero_f, all, slot, s.threshold, 4);
+      __m512i const key = _mm512_mask_i32gather_epi32(zero, all, slot, s.key, 4);
+      __m512i feature = _mm512_and_si512(key, feature_mask);
+      if (!kUnitStride) feature = _mm512_mullo_epi32(feature, stride);
+      __m512 const v = _mm512_mask_i32gather_ps(zero_f, all, _mm512_add_epi32(_mm512_load_si512(L.row_offset + l), feature), x, 4);
+      __mmask16 const less = _mm512_cmp_ps_mask(v, threshold, _CMP_LT_OQ);
+      __mmask16 const miss = _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q) | _mm512_cmp_ps_mask(v, missing_v, _CMP_EQ_OQ);
+      __mmask16 const default_left = _mm512_cmplt_epi32_mask(key, zero);
+      __mmask16 const left = static_cast<__mmask16>((miss & default_left) | (~miss & less));
+      __m512i const right_next = _mm512_add_epi32(_mm512_add_epi32(pos, pos), two);
+      __m512i const next = _mm512_mask_sub_epi32(right_next, left, right_next, one);
+      __mmask16 const active = _mm512_cmpgt_epi32_mask(_mm512_load_si512(L.depth + l), level_v);
+      _mm512_store_si512(L.pos + l, _mm512_mask_mov_epi32(pos, active, next));
+    }
+  }
+}
+#endif
+
+}  // namespace
+
+bool host_isa_supported(HostIsa isa) {
+  switch (isa) {
+    case HostIsa::kScalar:
+      return true;
+#if KBOOST_HOST_WALK_X86
+    case HostIsa::kAvx2:
+      return __builtin_cpu_supports("avx2");
+    case HostIsa::kAvx512:
+      return __builtin_cpu_supports("avx512f");
+#endif
+    default:
+      return false;
+  }
+}
+
+HostIsa best_host_isa() {
+  for (HostIsa isa : {HostIsa::kAvx512, HostIsa::kAvx2})
+    if (host_isa_supported(isa)) return isa;
+  return HostIsa::kScalar;
+}
+
+std::string host_isa_name(HostIsa isa) {
+  switch (isa) {
+    case HostIsa::kAvx2:
+      return "avx2";
+    case HostIsa::kAvx512:
+      return "avx512";
+    default:
+      return "scalar";
+  }
+}
+
+HostSplitArrays pack_host_splits(HostForest const& h) {
+  HostSplitArrays s;
+  s.threshold.resize(h.nodes.size());
+  s.key.resize(h.nodes.size());
+  for (std::size_t i = 0; i < h.nodes.size(); ++i) {
+    PredictNode const& n = h.nodes[i];
+    std::int32_t const feature = (n.flags & PredictNode::kLeaf) ? 0 : n.feature;
+    if (feature < 0) throw std::runtime_error("pack_host_splits: negative split feature at pool slot " + std::to_string(i));
+    s.threshold[i] = n.value;
+    s.key[i] = static_cast<std::int32_t>(static_cast<std::uint32_t>(feature) | (n.default_left() ? kHostKeyDefaultLeft : 0u));
+  }
+  return s;
+}
+
+void walk_host_lanes(HostSplits const& splits, float const* x, std::int32_t feature_stride, float missing,
+                     HostWalkLanes& lanes) {
+#if KBOOST_HOST_WALK_X86
+  bool const unit = feature_stride == 1;
+  if (splits.isa == HostIsa::kAvx512) {
+    unit ? walk_avx512<true>(splits, x, 1, missing, lanes) : walk_avx512<false>(splits, x, feature_stride, missing, lanes);
+    return;
+  }
+  if (splits.isa == HostIsa::kAvx2) {
+    unit ? walk_avx2<true>(splits, x, 1, missing, lanes) : walk_avx2<false>(splits, x, feature_stride, missing, lanes);
+    return;
+  }
+#endif
+  walk_scalar(splits, x, feature_stride, missing, lanes);
+}
+
+}  // namespace kboost
