@@ -22,11 +22,10 @@ namespace {
 
 constexpr std::int32_t kFeatureMask = 0x7fffffff;
 
-/// Lanes n .. up to a multiple of `width` as copies of lane 0 that take no step (reads stay valid).
+/// Lanes n .. up to a multiple of `width` in lane 0's tree, taking no step (their reads stay valid).
 void pad_lanes(HostWalkLanes& lanes, int width) {
   for (int l = lanes.n; l % width != 0; ++l) {
     lanes.base[l] = lanes.base[0];
-    lanes.row_offset[l] = lanes.row_offset[0];
     lanes.depth[l] = 0;
   }
 }
@@ -58,14 +57,29 @@ __attribute__((target("avx2"))) void walk_avx2(HostSplits const& s, float const*
   __m256i const feature_mask = _mm256_set1_epi32(kFeatureMask), stride = _mm256_set1_epi32(feature_stride);
   __m256i const two = _mm256_set1_epi32(2);
   __m256 const missing_v = _mm256_set1_ps(missing);
-  for (int l = 0; l < n; l += 8) _mm256_store_si256(reinterpret_cast<__m256i*>(L.pos + l), _mm256_setzero_si256());
+  bool one_tree[kHostWalkLanes / 8];
+  for (int l = 0; l < n; l += 8) {
+    _mm256_store_si256(reinterpret_cast<__m256i*>(L.pos + l), _mm256_setzero_si256());
+    __m256i const base = _mm256_load_si256(reinterpret_cast<__m256i const*>(L.base + l));
+    one_tree[l / 8] = _mm256_movemask_epi8(_mm256_cmpeq_epi32(base, _mm256_set1_epi32(L.base[l]))) == -1;
+  }
   for (int level = 0; level < L.max_depth; ++level) {
     __m256i const level_v = _mm256_set1_epi32(level);
     for (int l = 0; l < n; l += 8) {
       __m256i const pos = _mm256_load_si256(reinterpret_cast<__m256i const*>(L.pos + l));
-      __m256i const slot = _mm256_add_epi32(_mm256_load_si256(reinterpret_cast<__m256i const*>(L.base + l)), pos);
-      __m256 const threshold = _mm256_i32gather_ps(s.threshold, slot, 4);
-      __m256i const key = _mm256_i32gather_epi32(s.key, slot, 4);
+      __m256 threshold;
+      __m256i key;
+      if (level < 4 && one_tree[l / 8]) {
+        // The level's at most 8 nodes of the vector's one tree, picked by permutes.
+        std::int32_t const first = L.base[l] + (1 << level) - 1;
+        __m256i const at = _mm256_sub_epi32(pos, _mm256_set1_epi32((1 << level) - 1));
+        threshold = _mm256_permutevar8x32_ps(_mm256_loadu_ps(s.threshold + first), at);
+        key = _mm256_permutevar8x32_epi32(_mm256_loadu_si256(reinterpret_cast<__m256i const*>(s.key + first)), at);
+      } else {
+        __m256i const slot = _mm256_add_epi32(_mm256_load_si256(reinterpret_cast<__m256i const*>(L.base + l)), pos);
+        threshold = _mm256_i32gather_ps(s.threshold, slot, 4);
+        key = _mm256_i32gather_epi32(s.key, slot, 4);
+      }
       __m256i feature = _mm256_and_si256(key, feature_mask);
       if (!kUnitStride) feature = _mm256_mullo_epi32(feature, stride);
       __m256i const at = _mm256_add_epi32(_mm256_load_si256(reinterpret_cast<__m256i const*>(L.row_offset + l)), feature);
@@ -90,15 +104,28 @@ __attribute__((target("avx512f"))) void walk_avx512(HostSplits const& s, float c
   __m512i const feature_mask = _mm512_set1_epi32(kFeatureMask), stride = _mm512_set1_epi32(feature_stride);
   __m512i const one = _mm512_set1_epi32(1), two = _mm512_set1_epi32(2), zero = _mm512_setzero_si512();
   __m512 const missing_v = _mm512_set1_ps(missing), zero_f = _mm512_setzero_ps();
-  __mmask16 const all = 0xffff;  // the masked gathers: the plain ones read an undefined source
-  for (int l = 0; l < n; l += 16) _mm512_store_si512(L.pos + l, zero);
+  __mmask16 const all = 0xffff;  // masked gathers and permutes: GCC warns of the plain ones' undefined source
+  bool one_tree[kHostWalkLanes / 16];
+  for (int l = 0; l < n; l += 16) {
+    _mm512_store_si512(L.pos + l, zero);
+    one_tree[l / 16] = _mm512_cmpeq_epi32_mask(_mm512_load_si512(L.base + l), _mm512_set1_epi32(L.base[l])) == all;
+  }
   for (int level = 0; level < L.max_depth; ++level) {
     __m512i const level_v = _mm512_set1_epi32(level);
     for (int l = 0; l < n; l += 16) {
       __m512i const pos = _mm512_load_si512(L.pos + l);
-      __m512i const slot = _mm512_add_epi32(_mm512_load_si512(L.base + l), pos);
-      __m512 const threshold = _mm512_mask_i32gather_ps(zero_f, all, slot, s.threshold, 4);
-      __m512i const key = _mm512_mask_i32gather_epi32(zero, all, slot, s.key, 4);
+      __m512 threshold;
+      __m512i key;
+      if (level < 5 && one_tree[l / 16]) {
+        std::int32_t const first = L.base[l] + (1 << level) - 1;
+        __m512i const at = _mm512_sub_epi32(pos, _mm512_set1_epi32((1 << level) - 1));
+        threshold = _mm512_mask_permutexvar_ps(zero_f, all, at, _mm512_loadu_ps(s.threshold + first));
+        key = _mm512_mask_permutexvar_epi32(zero, all, at, _mm512_loadu_si512(s.key + first));
+      } else {
+        __m512i const slot = _mm512_add_epi32(_mm512_load_si512(L.base + l), pos);
+        threshold = _mm512_mask_i32gather_ps(zero_f, all, slot, s.threshold, 4);
+        key = _mm512_mask_i32gather_epi32(zero, all, slot, s.key, 4);
+      }
       __m512i feature = _mm512_and_si512(key, feature_mask);
       if (!kUnitStride) feature = _mm512_mullo_epi32(feature, stride);
       __m512 const v = _mm512_mask_i32gather_ps(zero_f, all, _mm512_add_epi32(_mm512_load_si512(L.row_offset + l), feature), x, 4);
@@ -151,8 +178,8 @@ std::string host_isa_name(HostIsa isa) {
 
 HostSplitArrays pack_host_splits(HostForest const& h) {
   HostSplitArrays s;
-  s.threshold.resize(h.nodes.size());
-  s.key.resize(h.nodes.size());
+  s.threshold.resize(h.nodes.size() + kHostSplitPadding, 0.0f);
+  s.key.resize(h.nodes.size() + kHostSplitPadding, 0);
   for (std::size_t i = 0; i < h.nodes.size(); ++i) {
     PredictNode const& n = h.nodes[i];
     std::int32_t const feature = (n.flags & PredictNode::kLeaf) ? 0 : n.feature;

@@ -108,6 +108,7 @@ struct HostBlockPredict {
     float const* x = X.data() + row0 * row_stride;
     int const trees_per_walk = std::max(1, kHostBlockLanes / nr);
     HostWalkLanes lanes;
+    for (int l = 0; l < kHostWalkLanes; ++l) lanes.row_offset[l] = static_cast<std::int32_t>((l % nr) * row_stride);
     for (int t = f.first_tree; t < f.last_tree;) {
       if (f.tree_dense(t) < 2 || !lanes_fit) {
         add_tree_by_rows(t, nr, x, acc);
@@ -130,7 +131,8 @@ struct HostBlockPredict {
   }
 
   /// Lanes for the dense numeric trees from t0 (at most up to `t_max`, stopping at the first other
-  /// tree) × the block's nr rows; returns one past the last tree taken.
+  /// tree) × the block's nr rows (lane l reads row l mod nr: row_offset, set once per block); returns
+  /// one past the last tree taken.
   int gather_lanes(int t0, int t_max, int nr, HostWalkLanes& lanes) const {
     lanes.n = 0;
     lanes.max_depth = 0;
@@ -138,21 +140,30 @@ struct HostBlockPredict {
     for (; t < t_max && f.tree_dense(t) >= 2; ++t) {
       int const depth = f.tree_dense(t) - 2;
       lanes.max_depth = std::max(lanes.max_depth, depth);
-      for (int r = 0; r < nr; ++r, ++lanes.n) {
-        lanes.base[lanes.n] = f.tree_begin(t);
-        lanes.depth[lanes.n] = depth;
-        lanes.row_offset[lanes.n] = static_cast<std::int32_t>(r * row_stride);
+      std::int32_t const base = f.tree_begin(t);
+      for (int r = 0; r < nr; ++r) {
+        lanes.base[lanes.n + r] = base;
+        lanes.depth[lanes.n + r] = depth;
       }
+      lanes.n += nr;
     }
     return t;
   }
 
-  /// The leaves of trees [t0, t1) (walked lanes) added in tree order to the rows' accumulators.
+  /// The leaves of trees [t0, t1) (walked lanes) added in tree order to the rows' accumulators:
+  /// scalar_leaf's value and DART weighting, the leaf read from the packed thresholds (the same
+  /// float as the node's value).
   void add_lanes(int t0, int t1, int nr, HostWalkLanes const& lanes, float* acc) const {
     for (int t = t0; t < t1; ++t) {
       float* a = acc + f.tree_group(t) * rows_per_block;
-      int const l0 = (t - t0) * nr;
-      for (int r = 0; r < nr; ++r) a[r] += scalar_leaf(f, t, lanes.base[l0 + r] + lanes.pos[l0 + r]);
+      float const* leaf = splits.threshold + f.tree_begin(t);
+      std::int32_t const* pos = lanes.pos + (t - t0) * nr;
+      if (f.tree_weight.data != nullptr) {
+        float const w = f.tree_weight(t);
+        for (int r = 0; r < nr; ++r) a[r] += (0.0f + leaf[pos[r]]) * w;
+      } else {
+        for (int r = 0; r < nr; ++r) a[r] += leaf[pos[r]];
+      }
     }
   }
 
