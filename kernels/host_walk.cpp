@@ -46,6 +46,15 @@ void walk_scalar(HostSplits const& s, float const* x, std::int32_t feature_strid
 }
 
 #if KBOOST_HOST_WALK_X86
+/// Entries at[i] (0 ≤ at[i] < 16) of the 16 int32 from `first`, by two permutes and a blend on bit 3:
+/// a level of at most 16 nodes of one tree without a gather.
+__attribute__((target("avx2"))) inline __m256i pick16_avx2(std::int32_t const* first, __m256i at) {
+  __m256i const low = _mm256_permutevar8x32_epi32(_mm256_loadu_si256(reinterpret_cast<__m256i const*>(first)), at);
+  __m256i const high = _mm256_permutevar8x32_epi32(_mm256_loadu_si256(reinterpret_cast<__m256i const*>(first + 8)), at);
+  return _mm256_castps_si256(
+      _mm256_blendv_ps(_mm256_castsi256_ps(low), _mm256_castsi256_ps(high), _mm256_castsi256_ps(_mm256_slli_epi32(at, 28))));
+}
+
 /// 8 lanes per vector: per level, gathers of threshold and key at base + pos, of x at row_offset +
 /// feature · stride; left = missing ? key's bit 31 : x < threshold (ordered compare: NaN is never
 /// less); pos = 2·pos + 2 − left for lanes whose depth is not reached.
@@ -69,12 +78,11 @@ __attribute__((target("avx2"))) void walk_avx2(HostSplits const& s, float const*
       __m256i const pos = _mm256_load_si256(reinterpret_cast<__m256i const*>(L.pos + l));
       __m256 threshold;
       __m256i key;
-      if (level < 4 && one_tree[l / 8]) {
-        // The level's at most 8 nodes of the vector's one tree, picked by permutes.
+      if (level < 5 && one_tree[l / 8]) {
         std::int32_t const first = L.base[l] + (1 << level) - 1;
         __m256i const at = _mm256_sub_epi32(pos, _mm256_set1_epi32((1 << level) - 1));
-        threshold = _mm256_permutevar8x32_ps(_mm256_loadu_ps(s.threshold + first), at);
-        key = _mm256_permutevar8x32_epi32(_mm256_loadu_si256(reinterpret_cast<__m256i const*>(s.key + first)), at);
+        threshold = _mm256_castsi256_ps(pick16_avx2(reinterpret_cast<std::int32_t const*>(s.threshold + first), at));
+        key = pick16_avx2(s.key + first, at);
       } else {
         __m256i const slot = _mm256_add_epi32(_mm256_load_si256(reinterpret_cast<__m256i const*>(L.base + l)), pos);
         threshold = _mm256_i32gather_ps(s.threshold, slot, 4);
@@ -104,7 +112,7 @@ __attribute__((target("avx512f"))) void walk_avx512(HostSplits const& s, float c
   __m512i const feature_mask = _mm512_set1_epi32(kFeatureMask), stride = _mm512_set1_epi32(feature_stride);
   __m512i const one = _mm512_set1_epi32(1), two = _mm512_set1_epi32(2), zero = _mm512_setzero_si512();
   __m512 const missing_v = _mm512_set1_ps(missing), zero_f = _mm512_setzero_ps();
-  __mmask16 const all = 0xffff;  // masked gathers and permutes: GCC warns of the plain ones' undefined source
+  __mmask16 const all = 0xffff;  // masked gathers: GCC warns of the plain ones' undefined source
   bool one_tree[kHostWalkLanes / 16];
   for (int l = 0; l < n; l += 16) {
     _mm512_store_si512(L.pos + l, zero);
@@ -116,11 +124,12 @@ __attribute__((target("avx512f"))) void walk_avx512(HostSplits const& s, float c
       __m512i const pos = _mm512_load_si512(L.pos + l);
       __m512 threshold;
       __m512i key;
-      if (level < 5 && one_tree[l / 16]) {
+      if (level < 6 && one_tree[l / 16]) {
+        // The level's at most 32 nodes of the vector's one tree, picked by two-source permutes.
         std::int32_t const first = L.base[l] + (1 << level) - 1;
         __m512i const at = _mm512_sub_epi32(pos, _mm512_set1_epi32((1 << level) - 1));
-        threshold = _mm512_mask_permutexvar_ps(zero_f, all, at, _mm512_loadu_ps(s.threshold + first));
-        key = _mm512_mask_permutexvar_epi32(zero, all, at, _mm512_loadu_si512(s.key + first));
+        threshold = _mm512_permutex2var_ps(_mm512_loadu_ps(s.threshold + first), at, _mm512_loadu_ps(s.threshold + first + 16));
+        key = _mm512_permutex2var_epi32(_mm512_loadu_si512(s.key + first), at, _mm512_loadu_si512(s.key + first + 16));
       } else {
         __m512i const slot = _mm512_add_epi32(_mm512_load_si512(L.base + l), pos);
         threshold = _mm512_mask_i32gather_ps(zero_f, all, slot, s.threshold, 4);

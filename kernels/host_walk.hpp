@@ -4,8 +4,8 @@
 /// the CPU has it: each lane is a (tree, row) pair stepping `pos = 2·pos + 1 + goes_right` from the
 /// root of its complete-array tree, every level one gather of thresholds, one of keys (feature and
 /// default direction), one of the rows' feature values and one compare for 8 (AVX2) or 16 (AVX-512F)
-/// lanes at once; where a vector's lanes are rows of one tree, the top levels' nodes (8 or 16 per
-/// level at most) are picked from one load by a permute instead of gathered. The decision is the split rule's numeric_goes_left (kernels/split_rule.hpp:
+/// lanes at once; where a vector's lanes are rows of one tree, the top levels' nodes (up to 16 per
+/// level for AVX2, 32 for AVX-512) are picked from loads by permutes instead of gathered. The decision is the split rule's numeric_goes_left (kernels/split_rule.hpp:
 /// missing = NaN or equal to `missing` → default child; else left iff x < threshold, an ordered IEEE
 /// compare, so -0.0 < 0.0 is false and ±inf compare as numbers), so every ISA reaches the same leaf.
 /// Upstream XGBoost 3.2 walks blocks of rows over the top levels of each tree the same way
@@ -36,9 +36,9 @@ std::string host_isa_name(HostIsa isa);
 /// Bit 31 of a split key: the node's default direction is left (a key is the split feature | this).
 constexpr std::uint32_t kHostKeyDefaultLeft = 0x80000000u;
 
-/// Entries after the pool's last slot in HostSplitArrays: a level's nodes are read as one vector of
-/// up to 16 slots from the level's first, which may pass the end of a small last tree.
-constexpr std::size_t kHostSplitPadding = 16;
+/// Entries after the pool's last slot in HostSplitArrays: a level's nodes are read as vectors of
+/// up to 32 slots from the level's first, which may pass the end of a small last tree.
+constexpr std::size_t kHostSplitPadding = 32;
 
 /// The forest's node pool (HostForest::nodes) as two arrays of the same indexing: `threshold[i]` =
 /// nodes[i].value (a split's threshold, or a leaf's value), `key[i]` = nodes[i].feature (0 for
