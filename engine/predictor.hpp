@@ -22,6 +22,7 @@
 #include <kboost/core/model.hpp>
 #include <kboost/core/output_transform.hpp>
 #include <kboost/kernels/device_forest.hpp>
+#include <kboost/kernels/predict_host_block.hpp>
 #include <kboost/kernels/predict_kernel.hpp>
 #include <kboost/kernels/predict_layout.hpp>
 #include <kboost/kernels/predict_pairs.hpp>
@@ -42,6 +43,13 @@ struct PredictOptions {
 /// Tree range [first, second) for the rounds [begin, end) (end 0 = all) of `m`, mapped through
 /// iteration_indptr as upstream's detail::LayerToTree. \throws std::runtime_error on a bad range.
 std::pair<int, int> tree_range(Model const& m, int iteration_begin, int iteration_end);
+
+/// Which kernel predicts values on host execution spaces (Serial, OpenMP): kBlock, the default,
+/// predict_host_block (kernels/predict_host_block.hpp: row blocks walked tree after tree, one block
+/// on the calling thread); kTeam, predict_forest's (tree, row) team blocking
+/// (kernels/predict_kernel.hpp), kept to compare the two. Both give the same bits. pred_leaf and
+/// vector-leaf models take kTeam's kernel either way; device spaces ignore the choice.
+enum class HostPath { kBlock, kTeam };
 
 namespace detail {
 /// Serialises batch kernels on host execution spaces: Kokkos' Serial and OpenMP instances (3.4)
@@ -76,6 +84,7 @@ class Predictor {
     n_dense_ = h.n_dense;
     n_compact_ = h.n_compact;
     forest_ = upload_forest<memory_space>(h);
+    if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, memory_space>::accessible) host_splits_ = pack_host_splits(h);
     base_score_ = detail::upload<memory_space>("kboost::predict::base_score", base_margin_from_score(model_.objective, model_.base_score));
     upload_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   }
@@ -87,6 +96,24 @@ class Predictor {
   /// Seconds spent flattening and uploading the ensemble (once, at construction).
   double upload_seconds() const { return upload_seconds_; }
   int dense_trees() const { return n_dense_; }
+
+  /// The kernel host execution spaces predict values with (HostPath; kBlock unless set). Set it
+  /// before predicting from several threads: it is the one member that is not const.
+  void set_host_path(HostPath path) { host_path_ = path; }
+  HostPath host_path() const { return host_path_; }
+
+  /// The instruction set of the host block walk (kernels/host_walk.hpp; best_host_isa() unless set):
+  /// every ISA gives the same bits. Set it before predicting from several threads.
+  /// \throws std::invalid_argument for an ISA this CPU or build cannot run (host_isa_supported).
+  void set_host_isa(HostIsa isa) {
+    if (!host_isa_supported(isa))
+      throw std::invalid_argument("Predictor::set_host_isa: this CPU or build cannot run the " + host_isa_name(isa) + " walk");
+    host_isa_ = isa;
+  }
+  HostIsa host_isa() const { return host_isa_; }
+  /// The node pool's packed split arrays (pack_host_splits; empty on device spaces) with host_isa(),
+  /// for predict_host_block.
+  HostSplits host_splits() const { return HostSplits{host_splits_.threshold.data(), host_splits_.key.data(), host_isa_}; }
   int compact_trees() const { return n_compact_; }
 
   /// Columns of the result for `opt`: trees in range (pred_leaf), outputs (margin) or transformed columns.
@@ -156,6 +183,7 @@ class Predictor {
     if (p.pred_leaf && range.second == range.first) return;
     constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, memory_space>::accessible;
     if constexpr (host) {
+      if (!p.pred_leaf && host_path_ == HostPath::kBlock && predict_by_blocks(space, X, out, opt, base_margin, range)) return;
       if (!compat::can_launch_here(space)) {
         // A host thread the backend does not accept launches from (e.g. inside the caller's own
         // OpenMP region): predict on this thread, row by row, with the same arithmetic.
@@ -211,7 +239,27 @@ class Predictor {
     }
   }
 
+  /// predict_host_block when it serves the model (host_block_applies): on the calling thread for a
+  /// batch of one block or a thread that may not launch, else one parallel region over the blocks
+  /// (host launches serialised). False when it does not serve the model.
+  template <class XView, class OutView>
+  bool predict_by_blocks(ExecutionSpace const& space, XView const& X, OutView const& out, PredictOptions const& opt,
+                         const_matrix_type base_margin, std::pair<int, int> range) const {
+    auto const f = make_device_forest(forest_, base_score_, range.first, range.second, model_.num_feature,
+                                      opt.output_margin ? OutputTransform::kIdentity : transform_, opt.missing);
+    if (!host_block_applies(f)) return false;
+    HostBlockPlan const plan = plan_host_block(X.extent(0), f.n_outputs, compat::concurrency(space));
+    bool const launch = !plan.on_caller && compat::can_launch_here(space);
+    std::unique_lock<std::mutex> lock;
+    if (launch) lock = std::unique_lock<std::mutex>(detail::host_launch_mutex());
+    predict_host_block(space, plan, f, host_splits(), X, base_margin, out, launch);
+    return true;
+  }
+
   ExecutionSpace space_;
+  HostPath host_path_ = HostPath::kBlock;
+  HostIsa host_isa_ = best_host_isa();
+  HostSplitArrays host_splits_;
   Model model_;
   OutputTransform transform_ = OutputTransform::kIdentity;
   ForestArrays<memory_space> forest_;

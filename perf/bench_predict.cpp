@@ -2,7 +2,8 @@
 /// sizes. Driven by perf/bench_predict.py (kboost vs upstream XGBoost) and perf/predict_suite_cpu.py
 /// (kboost vs XGBoost, TL2cgen and oneDAL), which run the peers on the same model, rows and threads.
 ///   bench_predict MODEL X.f32 N_FEATURES "1,100,10000" MAX_TRIALS [OUT_PREFIX]
-///                 [--budget-ms 1000] [--min-trials 3] [--seed 0]
+///                 [--budget-ms 1000] [--min-trials 3] [--seed 0] [--host-path block|team]
+///                 [--host-isa scalar|avx2|avx512]
 /// X.f32: total_rows × N_FEATURES little-endian float32. Call c of a batch of n rows reads rows
 /// [off, off + n) with off = ((seed + c + 1) · 2654435761 + n · 40503) mod (total_rows − n + 1), so
 /// each call sees other rows and every peer sees the same ones. Call 0 is the warm-up; its time t
@@ -14,7 +15,10 @@
 /// Prints one JSON object per batch: rows, calls (= trials), check_offset (call 0's first row),
 /// warmup_ms, e2e and kernel p50/p99, h2d and d2h p50, all in milliseconds. With OUT_PREFIX, call 0's
 /// predictions (rows × output columns) are written to OUT_PREFIX<rows>.f32 for the bit-identity check.
-/// stderr: backend, threads, upload time, dense trees and the node pool's size (16 B per node).
+/// --host-path: the kernel host backends predict with (Predictor::set_host_path; default block, the
+/// Predictor's default); --host-isa: the block walk's instruction set (Predictor::set_host_isa;
+/// default the widest the CPU has; one it lacks is refused). Device backends refuse both.
+/// stderr: backend, threads, host path, upload time, dense trees and the node pool's size (16 B per node).
 #include <Kokkos_Core.hpp>
 
 #include <CLI/CLI.hpp>
@@ -50,7 +54,7 @@ std::size_t offset(std::uint64_t seed, int call, std::size_t rows, std::size_t t
 
 int main(int argc, char** argv) {
   CLI::App app{"bench_predict: kboost::Predictor latency per batch size"};
-  std::string model, xfile, batch_list, out_prefix;
+  std::string model, xfile, batch_list, out_prefix, host_path, host_isa;
   std::size_t nf = 0;
   int max_trials = 0, min_trials = 3;
   double budget_ms = 1000;
@@ -64,7 +68,17 @@ int main(int argc, char** argv) {
   app.add_option("--budget-ms", budget_ms, "timed calls per batch: floor(budget / warm-up time), clamped");
   app.add_option("--min-trials", min_trials, "timed calls per batch at least");
   app.add_option("--seed", seed, "seed of the rows each call reads");
+  app.add_option("--host-path", host_path, "host backends: block (default) or team kernel")
+      ->check(CLI::IsMember({"block", "team"}));
+  app.add_option("--host-isa", host_isa, "host block walk: scalar, avx2 or avx512 (default: the widest available)")
+      ->check(CLI::IsMember({"scalar", "avx2", "avx512"}));
   CLI11_PARSE(app, argc, argv);
+  constexpr bool host =
+      Kokkos::SpaceAccessibility<Kokkos::HostSpace, Kokkos::DefaultExecutionSpace::memory_space>::accessible;
+  if (!host && !(host_path.empty() && host_isa.empty())) {
+    std::cerr << "bench_predict: --host-path and --host-isa apply to host backends only\n";
+    return 2;
+  }
 
   kboost::compat::initialize(0);
   {
@@ -81,8 +95,15 @@ int main(int argc, char** argv) {
     in.read(reinterpret_cast<char*>(Xh.data()), static_cast<std::streamsize>(total_rows * nf * 4));
 
     kboost::Predictor<exec> predictor(model);
+    predictor.set_host_path(host_path == "team" ? kboost::HostPath::kTeam : kboost::HostPath::kBlock);
+    if (!host_isa.empty())
+      predictor.set_host_isa(host_isa == "scalar" ? kboost::HostIsa::kScalar
+                             : host_isa == "avx2" ? kboost::HostIsa::kAvx2
+                                                  : kboost::HostIsa::kAvx512);
     std::size_t pool = kboost::flatten_forest(predictor.model()).nodes.size();
-    std::cerr << "backend " << exec::name() << " threads " << kboost::compat::concurrency(exec()) << ", upload "
+    std::cerr << "backend " << exec::name() << " threads " << kboost::compat::concurrency(exec()) << ", host path "
+              << (host ? (host_path.empty() ? "block" : host_path) : "none") << ", host isa "
+              << kboost::host_isa_name(predictor.host_isa()) << ", upload "
               << predictor.upload_seconds() * 1e3 << " ms, dense trees " << predictor.dense_trees() << ", pool "
               << pool << " nodes (" << static_cast<double>(pool * sizeof(kboost::PredictNode)) / 1e6 << " MB)\n";
     auto const cols = static_cast<std::size_t>(predictor.output_columns({}));

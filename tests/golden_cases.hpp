@@ -10,6 +10,7 @@
 #include <map>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <kboost/engine/predictor.hpp>
@@ -104,6 +105,29 @@ Kokkos::View<float**, Layout, MemorySpace> golden_view(GoldenArray const& a, std
     for (std::size_t j = 0; j < a.cols; ++j) h(i, j) = a.values[i * a.cols + j];
   Kokkos::deep_copy(d, h);
   return d;
+}
+
+/// A case's rows × features input and its rows × outputs base margins (extent 0 when it has none)
+/// as LayoutRight Views in `MemorySpace`.
+template <class MemorySpace>
+std::pair<Kokkos::View<float**, Kokkos::LayoutRight, MemorySpace>, Kokkos::View<float**, Kokkos::LayoutRight, MemorySpace>>
+golden_case_inputs(GoldenCase const& c) {
+  auto X = golden_view<Kokkos::LayoutRight, MemorySpace>(c.files.at("X"), "golden_X");
+  Kokkos::View<float**, Kokkos::LayoutRight, MemorySpace> bm;
+  if (c.files.count("bm")) bm = golden_view<Kokkos::LayoutRight, MemorySpace>(c.files.at("bm"), "golden_bm");
+  return {X, bm};
+}
+
+/// `a`'s rows repeated cyclically to `rows` rows (row i is a's row i mod a.rows): a batch of any
+/// size whose expected results are the golden ones repeated the same way, prediction being per row.
+inline GoldenArray cycle_rows(GoldenArray const& a, std::size_t rows) {
+  GoldenArray c;
+  c.rows = rows;
+  c.cols = a.cols;
+  c.values.resize(rows * a.cols);
+  for (std::size_t i = 0; i < rows; ++i)
+    for (std::size_t j = 0; j < a.cols; ++j) c.values[i * a.cols + j] = a.values[(i % a.rows) * a.cols + j];
+  return c;
 }
 
 }  // namespace kboost::test

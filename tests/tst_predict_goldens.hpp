@@ -10,12 +10,9 @@ namespace {
 
 using DevMatrix = Kokkos::View<float**, Kokkos::LayoutRight, TEST_MEMSPACE>;
 
-/// A case's rows × features input and its rows × outputs base margins (extent 0 when it has none).
+/// A case's input and base margins in TEST_MEMSPACE.
 std::pair<DevMatrix, DevMatrix> case_inputs(kboost::test::GoldenCase const& c) {
-  auto X = kboost::test::golden_view<Kokkos::LayoutRight, TEST_MEMSPACE>(c.files.at("X"), "golden_X");
-  DevMatrix bm;
-  if (c.files.count("bm")) bm = kboost::test::golden_view<Kokkos::LayoutRight, TEST_MEMSPACE>(c.files.at("bm"), "bm");
-  return {X, bm};
+  return kboost::test::golden_case_inputs<TEST_MEMSPACE>(c);
 }
 
 /// Margins, transformed outputs and leaf ids of every golden case (of the repository's models or of
