@@ -214,8 +214,10 @@ class Explainer {
       paths_->host = extract_shap_paths(h);
       paths_->arrays = upload_shap_paths<memory_space>(paths_->host);
       paths_->tree_features_begin = h.tree_features_begin;
-      paths_->host.steps = {};
-      paths_->host.term_column = {};
+      HostShapPaths offsets;  // what chunk planning reads
+      offsets.tree_path_begin = std::move(paths_->host.tree_path_begin);
+      offsets.term_begin = std::move(paths_->host.term_begin);
+      paths_->host = std::move(offsets);
     });
     return *paths_;
   }
@@ -233,6 +235,7 @@ class Explainer {
     pf.step_begin.data = p.arrays.step_begin.data();
     pf.term_begin.data = p.arrays.term_begin.data();
     pf.term_column.data = p.arrays.term_column.data();
+    pf.column_tree.data = p.arrays.column_tree.data();
     pf.steps.data = p.arrays.steps.data();
     int rows = 0;
     auto const chunks = plan_shap_path_chunks(p.host, p.tree_features_begin, f.n_trees, n_rows, scratch_limit_, rows);

@@ -58,7 +58,6 @@ void append_path(HostShapForest const& h, int tree, std::vector<ShapPathStep> co
 void extract_tree_paths(HostShapForest const& h, int t, HostShapPaths& out) {
   std::int32_t const root = h.tree_begin[static_cast<std::size_t>(t)];
   auto const leaves = leaf_counts(h, root, h.tree_begin[static_cast<std::size_t>(t) + 1]);
-  std::size_t const terms_before = out.term_column.size();
   // Depth-first with the path as the stack; right_pending[j]: step j went left, its right child is
   // still to come.
   std::vector<ShapPathStep> path{{root, 0}};
@@ -86,7 +85,8 @@ void extract_tree_paths(HostShapForest const& h, int t, HostShapPaths& out) {
     right_pending.push_back(0);
   }
   out.tree_path_begin.push_back(static_cast<std::int32_t>(out.step_begin.size() - 1));
-  out.max_terms_per_tree = std::max(out.max_terms_per_tree, static_cast<int>(out.term_column.size() - terms_before));
+  int const columns = h.tree_features_begin[static_cast<std::size_t>(t) + 1] - h.tree_features_begin[static_cast<std::size_t>(t)] + 1;
+  out.column_tree.insert(out.column_tree.end(), static_cast<std::size_t>(columns), t);
 }
 
 }  // namespace

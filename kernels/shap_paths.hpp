@@ -38,7 +38,9 @@ struct HostShapPaths {
   std::vector<std::int32_t> tree_path_begin, path_tree, step_begin, term_begin;
   std::vector<ShapPathStep> steps;
   std::vector<std::int32_t> term_column;
-  int max_terms_per_tree = 0;  ///< the most terms of one tree (one row's term buffer for it)
+  /// Tree of each value column: tree t's columns (its split features, then its bias) are
+  /// [tree_features_begin[t] + t, tree_features_begin[t + 1] + t + 1).
+  std::vector<std::int32_t> column_tree;
 };
 
 /// The paths of every tree of `h` (any depth; the kernel checks kShapPathMaxDepth).
@@ -49,8 +51,7 @@ template <class MemorySpace>
 struct ShapPathArrays {
   Kokkos::View<const std::int32_t*, MemorySpace> tree_path_begin, path_tree, step_begin, term_begin;
   Kokkos::View<const ShapPathStep*, MemorySpace> steps;
-  Kokkos::View<const std::int32_t*, MemorySpace> term_column;
-  int max_terms_per_tree = 0;
+  Kokkos::View<const std::int32_t*, MemorySpace> term_column, column_tree;
 };
 
 /// Copy HostShapPaths into `MemorySpace` (fenced: usable when this returns).
@@ -63,7 +64,7 @@ ShapPathArrays<MemorySpace> upload_shap_paths(HostShapPaths const& h) {
   d.term_begin = detail::upload<MemorySpace>("kboost::shap::term_begin", h.term_begin);
   d.steps = detail::upload<MemorySpace>("kboost::shap::steps", h.steps);
   d.term_column = detail::upload<MemorySpace>("kboost::shap::term_column", h.term_column);
-  d.max_terms_per_tree = h.max_terms_per_tree;
+  d.column_tree = detail::upload<MemorySpace>("kboost::shap::column_tree", h.column_tree);
   Kokkos::fence();
   return d;
 }

@@ -10,8 +10,8 @@
 ///  - pass 1, one thread per (row, path): replays the path (kernels/shap_paths.hpp) and stores each
 ///    of the leaf's terms, w · (one − zero) · leaf value · 1 (upstream's phi increments), and the
 ///    leaf's rank in the row's visit order (hot child first at every split, as upstream recurses);
-///  - pass 2, one thread per (row, tree): adds the tree's terms feature by feature in that order into
-///    the tree's zeroed values, after the root's mean into the bias, as upstream adds them into phi;
+///  - pass 2, one thread per (row, tree, split feature or bias): sums that feature's terms of the
+///    tree in that order from +0 (the root's mean for the bias), as upstream adds them into phi;
 ///  - pass 3, one thread per row: adds the trees' values times DART's weight into the row's result in
 ///    tree order (kernels/tree_shap.hpp add_tree_values), the base score or margin last.
 /// Every float operation and every sum order is upstream's, so the bytes equal the per-row kernel's.
@@ -32,7 +32,7 @@ namespace kboost {
 
 /// A trivially copyable handle of the path arrays (ShapPathArrays) beside the forest's.
 struct ShapPathForest {
-  detail::ConstArray<std::int32_t> tree_path_begin, path_tree, step_begin, term_begin, term_column;
+  detail::ConstArray<std::int32_t> tree_path_begin, path_tree, step_begin, term_begin, term_column, column_tree;
   detail::ConstArray<ShapPathStep> steps;
 };
 
@@ -180,29 +180,40 @@ void shap_path_terms(ExecutionSpace const& space, ShapForest<MemorySpace> const&
       });
 }
 
-/// Pass 2: each (row, tree)'s values (its split features, then the bias) from its terms in the row's
-/// visit order. Label "kboost::shap::path_tree_values".
+/// Pass 2: each (row, tree, column)'s value, in a register: the root's mean for the bias column;
+/// for a split feature's column, the terms of that feature in the row's visit order of the tree's
+/// leaves (a path holds each feature at most once), as upstream adds them into phi. A row's columns
+/// are adjacent threads, so they share the row's visit order and path loads.
+/// Label "kboost::shap::path_tree_values".
 template <class ExecutionSpace, class MemorySpace>
 void shap_path_tree_values(ExecutionSpace const& space, ShapForest<MemorySpace> const& f, ShapPathForest const& pf,
                            ShapPathWorkspace<ExecutionSpace> const& ws, ShapTreeChunk const& c, int n_rows) {
   auto const terms = ws.terms;
   auto const order = ws.order;
   auto const tree_phi = ws.tree_phi;
-  std::int64_t const n = static_cast<std::int64_t>(n_rows) * (c.tree1 - c.tree0);
+  std::int64_t const n = static_cast<std::int64_t>(n_rows) * c.columns;
   Kokkos::parallel_for(
       "kboost::shap::path_tree_values", Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>(space, 0, n),
       KOKKOS_LAMBDA(std::int64_t i) {
-        int const r = static_cast<int>(i % n_rows);
-        int const t = c.tree0 + static_cast<int>(i / n_rows);
-        int const n_cols = f.tree_features_begin(t + 1) - f.tree_features_begin(t);
-        detail::ScratchColumns<decltype(tree_phi)> const phi{tree_phi, r, f.tree_features_begin(t) - c.feature0 + (t - c.tree0)};
-        for (int k = 0; k < n_cols; ++k) phi(k) = 0.0f;
-        phi(n_cols) = 0.0f;
-        phi(n_cols) += f.nodes(f.tree_begin(t)).mean_value;
-        for (int k = pf.tree_path_begin(t); k < pf.tree_path_begin(t + 1); ++k) {
-          int const p = order(r, k - c.path0);
-          for (int j = pf.term_begin(p); j < pf.term_begin(p + 1); ++j) phi(pf.term_column(j)) += terms(r, j - c.term0);
+        int const j = static_cast<int>(i % c.columns);
+        int const r = static_cast<int>(i / c.columns);
+        int const column = c.feature0 + c.tree0 + j;
+        int const t = pf.column_tree(column);
+        int const k = column - (f.tree_features_begin(t) + t);
+        float value = 0.0f;
+        if (k == f.tree_features_begin(t + 1) - f.tree_features_begin(t)) {
+          value += f.nodes(f.tree_begin(t)).mean_value;
+        } else {
+          for (int q = pf.tree_path_begin(t); q < pf.tree_path_begin(t + 1); ++q) {
+            int const p = order(r, q - c.path0);
+            for (int e = pf.term_begin(p); e < pf.term_begin(p + 1); ++e)
+              if (pf.term_column(e) == k) {
+                value += terms(r, e - c.term0);
+                break;
+              }
+          }
         }
+        tree_phi(r, j) = value;
       });
 }
 
