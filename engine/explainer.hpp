@@ -237,13 +237,12 @@ class Explainer {
     pf.term_column.data = p.arrays.term_column.data();
     pf.column_tree.data = p.arrays.column_tree.data();
     pf.steps.data = p.arrays.steps.data();
-    int rows = 0;
-    auto const chunks = plan_shap_path_chunks(p.host, p.tree_features_begin, f.n_trees, n_rows, scratch_limit_, rows);
+    ShapPathPlan const plan = plan_shap_paths(p.host, p.tree_features_begin, f.n_trees, n_rows, scratch_limit_);
     std::unique_lock<std::mutex> lock;
     if (host_space) lock = std::unique_lock<std::mutex>(detail::host_launch_mutex());
-    ShapPathWorkspace<ExecutionSpace> const ws(rows, chunks);
-    for (int row0 = 0; row0 < n_rows; row0 += rows)
-      shap_contributions_by_paths(space_, f, pf, X, base_margin, ws, chunks, row0, std::min(rows, n_rows - row0), out);
+    ShapPathWorkspace<ExecutionSpace> const ws(plan);
+    for (int row0 = 0; row0 < n_rows; row0 += plan.rows)
+      shap_contributions_by_paths(space_, f, pf, X, base_margin, ws, plan.chunks, row0, std::min(plan.rows, n_rows - row0), out);
     space_.fence();
   }
 

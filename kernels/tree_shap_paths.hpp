@@ -53,14 +53,20 @@ inline std::size_t shap_path_row_bytes(HostShapPaths const& p, std::vector<std::
   return 4 * (terms + paths + columns);
 }
 
-/// Rows per launch and the tree chunks of trees [0, n_trees) for `n_rows` rows, so that rows × the
-/// chunk's row bytes stays within `limit` (at least one row and one tree per launch).
-inline std::vector<ShapTreeChunk> plan_shap_path_chunks(HostShapPaths const& p, std::vector<std::int32_t> const& tree_features_begin,
-                                                        int n_trees, int n_rows, std::size_t limit, int& rows_per_launch) {
-  std::size_t widest = 1;
-  for (int t = 0; t < n_trees; ++t) widest = std::max(widest, shap_path_row_bytes(p, tree_features_begin, t));
-  rows_per_launch = static_cast<int>(std::max<std::size_t>(1, std::min<std::size_t>(static_cast<std::size_t>(n_rows), limit / widest)));
-  std::size_t const budget = limit / static_cast<std::size_t>(rows_per_launch);
+/// How the path kernel splits a call: `rows` rows per launch, over tree chunks, with buffers as
+/// wide as the widest chunk's terms, leaves and value columns.
+struct ShapPathPlan {
+  int rows = 1;
+  std::vector<ShapTreeChunk> chunks;
+  int max_terms = 1, max_paths = 1, max_columns = 1;
+  std::size_t bytes() const {
+    return 4 * static_cast<std::size_t>(rows) * static_cast<std::size_t>(max_terms + max_paths + max_columns);
+  }
+};
+
+/// Tree chunks of trees [0, n_trees) whose row bytes stay within `budget` (at least one tree each).
+inline std::vector<ShapTreeChunk> shap_tree_chunks(HostShapPaths const& p, std::vector<std::int32_t> const& tree_features_begin,
+                                                   int n_trees, std::size_t budget) {
   std::vector<ShapTreeChunk> chunks;
   for (int t = 0; t < n_trees;) {
     ShapTreeChunk c;
@@ -82,8 +88,28 @@ inline std::vector<ShapTreeChunk> plan_shap_path_chunks(HostShapPaths const& p, 
   return chunks;
 }
 
-/// Scratch of the path kernel for `rows` rows and tree chunks of at most `terms` terms, `paths`
-/// paths and `columns` value columns, row index fastest on GPUs (execution space's layout).
+/// The plan for `n_rows` rows of trees [0, n_trees): as many rows per launch as the widest tree
+/// allows within `limit`, tree chunks filling that, then rows cut so that plan.bytes() <= limit
+/// (unless one row of one tree alone is larger).
+inline ShapPathPlan plan_shap_paths(HostShapPaths const& p, std::vector<std::int32_t> const& tree_features_begin, int n_trees,
+                                    int n_rows, std::size_t limit) {
+  auto const rows_within = [&](std::size_t row_bytes) {
+    return static_cast<int>(std::max<std::size_t>(1, std::min<std::size_t>(static_cast<std::size_t>(n_rows), limit / row_bytes)));
+  };
+  std::size_t widest = 1;
+  for (int t = 0; t < n_trees; ++t) widest = std::max(widest, shap_path_row_bytes(p, tree_features_begin, t));
+  ShapPathPlan plan;
+  plan.chunks = shap_tree_chunks(p, tree_features_begin, n_trees, limit / static_cast<std::size_t>(rows_within(widest)));
+  for (auto const& c : plan.chunks) {
+    plan.max_terms = std::max(plan.max_terms, c.term1 - c.term0);
+    plan.max_paths = std::max(plan.max_paths, c.path1 - c.path0);
+    plan.max_columns = std::max(plan.max_columns, c.columns);
+  }
+  plan.rows = rows_within(4 * static_cast<std::size_t>(plan.max_terms + plan.max_paths + plan.max_columns));
+  return plan;
+}
+
+/// Scratch of the path kernel for a plan, row index fastest on GPUs (execution space's layout).
 template <class ExecutionSpace>
 struct ShapPathWorkspace {
   using layout = typename ExecutionSpace::array_layout;
@@ -91,17 +117,10 @@ struct ShapPathWorkspace {
   Kokkos::View<float**, layout, memory_space> terms;
   Kokkos::View<std::int32_t**, layout, memory_space> order;
   Kokkos::View<float**, layout, memory_space> tree_phi;
-  ShapPathWorkspace(int rows, std::vector<ShapTreeChunk> const& chunks)
-      : terms(allocate_view<decltype(terms)>("kboost::shap::path_terms", false, rows, widest(chunks, &ShapTreeChunk::term1, &ShapTreeChunk::term0))),
-        order(allocate_view<decltype(order)>("kboost::shap::path_order", false, rows, widest(chunks, &ShapTreeChunk::path1, &ShapTreeChunk::path0))),
-        tree_phi(allocate_view<decltype(tree_phi)>("kboost::shap::path_tree_phi", false, rows, widest(chunks, &ShapTreeChunk::columns, nullptr))) {}
-
- private:
-  static std::size_t widest(std::vector<ShapTreeChunk> const& chunks, int ShapTreeChunk::*end, int ShapTreeChunk::*begin) {
-    int w = 1;
-    for (auto const& c : chunks) w = std::max(w, c.*end - (begin != nullptr ? c.*begin : 0));
-    return static_cast<std::size_t>(w);
-  }
+  explicit ShapPathWorkspace(ShapPathPlan const& plan)
+      : terms(allocate_view<decltype(terms)>("kboost::shap::path_terms", false, plan.rows, plan.max_terms)),
+        order(allocate_view<decltype(order)>("kboost::shap::path_order", false, plan.rows, plan.max_paths)),
+        tree_phi(allocate_view<decltype(tree_phi)>("kboost::shap::path_tree_phi", false, plan.rows, plan.max_columns)) {}
 };
 
 namespace detail {
@@ -235,7 +254,7 @@ void shap_path_add_trees(ExecutionSpace const& space, ShapForest<MemorySpace> co
 
 /// TreeSHAP contributions of rows [row0, row0 + n_rows) of X into `out` (rows × n_groups ×
 /// (n_features + 1), bias last), the same bytes as shap_contributions without approximation, over
-/// the tree chunks `chunks` (plan_shap_path_chunks; the workspace sized for them and n_rows).
+/// the tree chunks `chunks` (plan_shap_paths; the workspace sized by that plan).
 /// `base_margin`: rows × n_groups, or extent 0 for the model's base score. Asynchronous on device
 /// backends. Labels "kboost::shap::path_*".
 template <class ExecutionSpace, class MemorySpace, class XView, class OutView, class BaseMarginView>

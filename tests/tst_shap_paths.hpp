@@ -12,6 +12,7 @@
 
 #include <kboost/engine/explainer.hpp>
 #include <kboost/kernels/shap_paths.hpp>
+#include <kboost/kernels/tree_shap_paths.hpp>
 #include "tests/golden_cases.hpp"
 #include "tests/shap_cases.hpp"
 
@@ -91,6 +92,30 @@ TEST_CASE("shap_paths " TEST_BACKEND ": one path per leaf, each with its distinc
       features.erase(std::unique(features.begin(), features.end()), features.end());
       CHECK(p.term_begin[q + 1] - p.term_begin[q] == static_cast<int>(features.size()));
     }
+  }
+}
+
+TEST_CASE("shap_paths " TEST_BACKEND ": chunk plans cover every tree once and stay within the scratch limit",
+          "[shap][paths]") {
+  kboost::Explainer<TEST_EXECSPACE> explainer(kboost::test::golden_path("models/multi_softprob.json"));
+  auto const h = kboost::flatten_shap_forest(explainer.model());
+  auto const p = kboost::extract_shap_paths(h);
+  int const n_trees = static_cast<int>(h.tree_begin.size()) - 1;
+  for (std::size_t limit : {std::size_t{1}, std::size_t{3000}, std::size_t{20000}, std::size_t{1} << 30}) {
+    INFO("limit " << limit);
+    auto const plan = kboost::plan_shap_paths(p, h.tree_features_begin, n_trees, 500, limit);
+    int next = 0;
+    for (auto const& c : plan.chunks) {
+      CHECK(c.tree0 == next);
+      CHECK(c.tree1 > c.tree0);
+      next = c.tree1;
+    }
+    CHECK(next == n_trees);
+    CHECK(plan.rows >= 1);
+    CHECK(plan.rows <= 500);
+    if (limit >= std::size_t{1} << 30) CHECK((plan.rows == 500 && plan.chunks.size() == 1));
+    if (plan.rows > 1) CHECK(plan.bytes() <= limit);
+    if (limit == 1) CHECK((plan.rows == 1 && static_cast<int>(plan.chunks.size()) == n_trees));
   }
 }
 
