@@ -237,6 +237,7 @@ class Explainer {
     pf.term_column.data = p.arrays.term_column.data();
     pf.column_tree.data = p.arrays.column_tree.data();
     pf.steps.data = p.arrays.steps.data();
+    pf.column_mask.data = p.arrays.column_mask.data();
     ShapPathPlan const plan = plan_shap_paths(p.host, p.tree_features_begin, f.n_trees, n_rows, scratch_limit_);
     std::unique_lock<std::mutex> lock;
     if (host_space) lock = std::unique_lock<std::mutex>(detail::host_launch_mutex());

@@ -46,8 +46,13 @@ void append_path(HostShapForest const& h, int tree, std::vector<ShapPathStep> co
   }
   auto const first = h.tree_features.begin() + h.tree_features_begin[static_cast<std::size_t>(tree)];
   auto const last = h.tree_features.begin() + h.tree_features_begin[static_cast<std::size_t>(tree) + 1];
-  for (std::int32_t f : features)
-    out.term_column.push_back(static_cast<std::int32_t>(std::lower_bound(first, last, f) - first));
+  std::uint64_t mask = last - first > 64 ? ~std::uint64_t{0} : 0;
+  for (std::int32_t f : features) {
+    auto const column = static_cast<std::int32_t>(std::lower_bound(first, last, f) - first);
+    out.term_column.push_back(column);
+    if (column < 64) mask |= std::uint64_t{1} << column;
+  }
+  out.column_mask.push_back(mask);
   out.term_begin.push_back(static_cast<std::int32_t>(out.term_column.size()));
   out.steps.insert(out.steps.end(), steps.begin(), steps.end());
   out.step_begin.push_back(static_cast<std::int32_t>(out.steps.size()));

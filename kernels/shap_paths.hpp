@@ -38,6 +38,9 @@ struct HostShapPaths {
   std::vector<std::int32_t> tree_path_begin, path_tree, step_begin, term_begin;
   std::vector<ShapPathStep> steps;
   std::vector<std::int32_t> term_column;
+  /// Per path, bit k set when its terms include column k (k < 64); all bits set in trees of more
+  /// than 64 split features, where only the terms tell.
+  std::vector<std::uint64_t> column_mask;
   /// Tree of each value column: tree t's columns (its split features, then its bias) are
   /// [tree_features_begin[t] + t, tree_features_begin[t + 1] + t + 1).
   std::vector<std::int32_t> column_tree;
@@ -52,6 +55,7 @@ struct ShapPathArrays {
   Kokkos::View<const std::int32_t*, MemorySpace> tree_path_begin, path_tree, step_begin, term_begin;
   Kokkos::View<const ShapPathStep*, MemorySpace> steps;
   Kokkos::View<const std::int32_t*, MemorySpace> term_column, column_tree;
+  Kokkos::View<const std::uint64_t*, MemorySpace> column_mask;
 };
 
 /// Copy HostShapPaths into `MemorySpace` (fenced: usable when this returns).
@@ -72,6 +76,7 @@ ShapPathArrays<MemorySpace> upload_shap_paths(HostShapPaths const& h) {
                          Field{"kboost::shap::column_tree", &HostShapPaths::column_tree, &ShapPathArrays<MemorySpace>::column_tree}})
     d.*f.to = detail::upload<MemorySpace>(f.label, h.*f.from);
   d.steps = detail::upload<MemorySpace>("kboost::shap::steps", h.steps);
+  d.column_mask = detail::upload<MemorySpace>("kboost::shap::column_mask", h.column_mask);
   Kokkos::fence();
   return d;
 }

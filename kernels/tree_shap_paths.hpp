@@ -34,6 +34,7 @@ namespace kboost {
 struct ShapPathForest {
   detail::ConstArray<std::int32_t> tree_path_begin, path_tree, step_begin, term_begin, term_column, column_tree;
   detail::ConstArray<ShapPathStep> steps;
+  detail::ConstArray<std::uint64_t> column_mask;
 };
 
 /// Trees [tree0, tree1) of one launch group: their paths [path0, path1) and terms [term0, term1),
@@ -223,8 +224,10 @@ void shap_path_tree_values(ExecutionSpace const& space, ShapForest<MemorySpace> 
         if (k == f.tree_features_begin(t + 1) - f.tree_features_begin(t)) {
           value += f.nodes(f.tree_begin(t)).mean_value;
         } else {
+          std::uint64_t const bit = k < 64 ? std::uint64_t{1} << k : ~std::uint64_t{0};
           for (int q = pf.tree_path_begin(t); q < pf.tree_path_begin(t + 1); ++q) {
             int const p = order(r, q - c.path0);
+            if ((pf.column_mask(p) & bit) == 0) continue;
             for (int e = pf.term_begin(p); e < pf.term_begin(p + 1); ++e)
               if (pf.term_column(e) == k) {
                 value += terms(r, e - c.term0);
