@@ -59,6 +59,17 @@ void check_path_kernel(bool shared_models) {
   if (!shared_models) CHECK(deepest >= 6);
 }
 
+/// A repository model's SHAP layout and its paths.
+struct ModelPaths {
+  kboost::HostShapForest forest;
+  kboost::HostShapPaths paths;
+  int n_trees;
+  explicit ModelPaths(std::string const& model)
+      : forest(kboost::flatten_shap_forest(kboost::Explainer<TEST_EXECSPACE>(kboost::test::golden_path("models/" + model)).model())),
+        paths(kboost::extract_shap_paths(forest)),
+        n_trees(static_cast<int>(forest.tree_begin.size()) - 1) {}
+};
+
 }  // namespace
 
 TEST_CASE("shap_paths " TEST_BACKEND ": path-parallel TreeSHAP bit-identical to XGBoost 3.2 CPU and the per-row kernel",
@@ -73,10 +84,10 @@ TEST_CASE("shap_paths " TEST_BACKEND ": path-parallel TreeSHAP bit-identical on 
 
 TEST_CASE("shap_paths " TEST_BACKEND ": one path per leaf, each with its distinct split features as terms",
           "[shap][paths]") {
-  kboost::Explainer<TEST_EXECSPACE> explainer(kboost::test::golden_path("models/categorical.ubj"));
-  auto const h = kboost::flatten_shap_forest(explainer.model());
-  auto const p = kboost::extract_shap_paths(h);
-  int const n_trees = static_cast<int>(h.tree_begin.size()) - 1;
+  ModelPaths const m("categorical.ubj");
+  auto const& h = m.forest;
+  auto const& p = m.paths;
+  int const n_trees = m.n_trees;
   REQUIRE(static_cast<int>(p.tree_path_begin.size()) == n_trees + 1);
   for (int t = 0; t < n_trees; ++t) {
     int leaves = 0;
@@ -97,25 +108,22 @@ TEST_CASE("shap_paths " TEST_BACKEND ": one path per leaf, each with its distinc
 
 TEST_CASE("shap_paths " TEST_BACKEND ": chunk plans cover every tree once and stay within the scratch limit",
           "[shap][paths]") {
-  kboost::Explainer<TEST_EXECSPACE> explainer(kboost::test::golden_path("models/multi_softprob.json"));
-  auto const h = kboost::flatten_shap_forest(explainer.model());
-  auto const p = kboost::extract_shap_paths(h);
-  int const n_trees = static_cast<int>(h.tree_begin.size()) - 1;
+  ModelPaths const m("multi_softprob.json");
   for (std::size_t limit : {std::size_t{1}, std::size_t{3000}, std::size_t{20000}, std::size_t{1} << 30}) {
     INFO("limit " << limit);
-    auto const plan = kboost::plan_shap_paths(p, h.tree_features_begin, n_trees, 500, limit);
+    auto const plan = kboost::plan_shap_paths(m.paths, m.forest.tree_features_begin, m.n_trees, 500, limit);
     int next = 0;
     for (auto const& c : plan.chunks) {
       CHECK(c.tree0 == next);
       CHECK(c.tree1 > c.tree0);
       next = c.tree1;
     }
-    CHECK(next == n_trees);
+    CHECK(next == m.n_trees);
     CHECK(plan.rows >= 1);
     CHECK(plan.rows <= 500);
     if (limit >= std::size_t{1} << 30) CHECK((plan.rows == 500 && plan.chunks.size() == 1));
     if (plan.rows > 1) CHECK(plan.bytes() <= limit);
-    if (limit == 1) CHECK((plan.rows == 1 && static_cast<int>(plan.chunks.size()) == n_trees));
+    if (limit == 1) CHECK((plan.rows == 1 && static_cast<int>(plan.chunks.size()) == m.n_trees));
   }
 }
 
