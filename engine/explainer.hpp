@@ -139,12 +139,12 @@ class Explainer {
   static constexpr bool host_space = Kokkos::SpaceAccessibility<Kokkos::HostSpace, memory_space>::accessible;
 
   /// Whether this call's contributions take the path-parallel kernel (opt.kernel, resolved).
-  /// \throws std::invalid_argument for kPathParallel with approx_contribs, interactions or trees deeper
+  /// \throws std::runtime_error for kPathParallel with approx_contribs, interactions or trees deeper
   /// than kShapPathMaxDepth, which that kernel does not compute.
   bool path_parallel(ShapOptions const& opt, bool interactions) const {
     bool const possible = !opt.approx_contribs && !interactions && forest_.max_depth <= kShapPathMaxDepth;
     if (opt.kernel == ShapKernel::kPathParallel && !possible)
-      throw std::invalid_argument(std::string("SHAP values: the path-parallel kernel computes TreeSHAP contributions of trees up to depth ") +
+      throw std::runtime_error(std::string("SHAP values: the path-parallel kernel computes TreeSHAP contributions of trees up to depth ") +
                                   std::to_string(kShapPathMaxDepth) + " only; this call asks for " +
                                   (interactions ? "interaction values" : opt.approx_contribs ? "approx_contribs" : "trees of depth " + std::to_string(forest_.max_depth)));
     if (opt.kernel == ShapKernel::kAuto) return possible && !host_space;
