@@ -143,10 +143,13 @@ class Explainer {
   /// than kShapPathMaxDepth, which that kernel does not compute.
   bool path_parallel(ShapOptions const& opt, bool interactions) const {
     bool const possible = !opt.approx_contribs && !interactions && forest_.max_depth <= kShapPathMaxDepth;
-    if (opt.kernel == ShapKernel::kPathParallel && !possible)
-      throw std::runtime_error(std::string("SHAP values: the path-parallel kernel computes TreeSHAP contributions of trees up to depth ") +
-                                  std::to_string(kShapPathMaxDepth) + " only; this call asks for " +
-                                  (interactions ? "interaction values" : opt.approx_contribs ? "approx_contribs" : "trees of depth " + std::to_string(forest_.max_depth)));
+    if (opt.kernel == ShapKernel::kPathParallel && !possible) {
+      std::string const asked = interactions           ? "interaction values"
+                                : opt.approx_contribs ? "approx_contribs"
+                                                      : "trees of depth " + std::to_string(forest_.max_depth);
+      throw std::runtime_error("SHAP values: the path-parallel kernel computes TreeSHAP contributions of trees up to depth " +
+                               std::to_string(kShapPathMaxDepth) + " only; this call asks for " + asked);
+    }
     if (opt.kernel == ShapKernel::kAuto) return possible && !host_space;
     return opt.kernel == ShapKernel::kPathParallel;
   }
