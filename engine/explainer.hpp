@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <memory>
 #include <mutex>
 #include <stdexcept>
 #include <string>
@@ -19,11 +20,20 @@
 #include <kboost/engine/predictor.hpp>
 #include <kboost/io/model_reader.hpp>
 #include <kboost/kernels/shap_layout.hpp>
+#include <kboost/kernels/shap_paths.hpp>
 #include <kboost/kernels/tree_shap.hpp>
+#include <kboost/kernels/tree_shap_paths.hpp>
 
 namespace kboost {
 
-/// Options of one SHAP call (upstream's Booster.predict arguments of the same names).
+/// Which TreeSHAP kernel computes contributions; both give the same bytes (upstream's CPU values).
+enum class ShapKernel {
+  kAuto,          ///< per-row on host backends, path-parallel on device backends (trees up to kShapPathMaxDepth)
+  kPerRow,        ///< kernels/tree_shap.hpp: one thread per row walks every tree
+  kPathParallel,  ///< kernels/tree_shap_paths.hpp: one thread per (row, root-to-leaf path), then ordered sums
+};
+
+/// Options of one SHAP call (upstream's Booster.predict arguments of the same names, and the kernel).
 struct ShapOptions {
   /// Saabas' approximation (each split credits its feature with the change of the subtree mean)
   /// instead of path-dependent TreeSHAP.
@@ -31,6 +41,9 @@ struct ShapOptions {
   int iteration_begin = 0;  ///< must be 0: upstream explains only rounds [0, iteration_end)
   int iteration_end = 0;    ///< one past the last round; 0 = all rounds
   float missing = std::numeric_limits<float>::quiet_NaN();  ///< value treated as missing (NaN always is)
+  /// TreeSHAP contributions only: Saabas' approximation and interaction values always run per row
+  /// (kAuto does so; kPathParallel with them is refused), as do forests deeper than kShapPathMaxDepth.
+  ShapKernel kernel = ShapKernel::kAuto;
 };
 
 /// SHAP values for one execution space. Construction flattens and uploads the model once; then each
@@ -64,9 +77,10 @@ class Explainer {
       : Explainer(read_model(model_path), space) {}
 
   Model const& model() const { return model_; }
-  /// Bounds the scratch memory of one call (default 256 MiB: path buffers, frames and per-tree values
-  /// take about 1 KiB per row at depth 8); larger inputs run as several launches over row chunks.
-  /// The values do not depend on it.
+  /// Bounds the scratch memory of one call (default 256 MiB). Per row: the per-row kernel's path
+  /// buffers, frames and per-tree values take about 1 KiB at depth 8; the path-parallel kernel's
+  /// terms, visit order and values 4 bytes per term, leaf and split feature of each tree at once.
+  /// Larger inputs run as several launches over row (and tree) chunks. The values do not depend on it.
   void set_scratch_limit(std::size_t bytes) { scratch_limit_ = bytes; }
   int groups() const { return model_.num_outputs(); }
   int columns() const { return model_.num_feature + 1; }
@@ -89,6 +103,10 @@ class Explainer {
         static_cast<int>(out.extent(2)) != columns())
       throw std::runtime_error("contributions: output must be " + std::to_string(X.extent(0)) + " x " +
                                std::to_string(groups()) + " x " + std::to_string(columns()));
+    if (path_parallel(opt, false)) {
+      run_paths(X, opt, base_margin, out);
+      return;
+    }
     run(X, opt, base_margin, false, [&](auto const& f, auto const& ws, int row0, int n) {
       shap_contributions(space_, f, X, base_margin, opt.approx_contribs, ws, row0, n, out);
     });
@@ -111,17 +129,33 @@ class Explainer {
       throw std::runtime_error("interactions: output must be " + std::to_string(X.extent(0)) + " x " +
                                std::to_string(groups()) + " x " + std::to_string(columns()) + " x " +
                                std::to_string(columns()));
+    path_parallel(opt, true);
     run(X, opt, base_margin, true, [&](auto const& f, auto const& ws, int row0, int n) {
       shap_interactions(space_, f, X, base_margin, opt.approx_contribs, ws, row0, n, out);
     });
   }
 
  private:
-  /// Checks the call, then runs `launch(forest, workspace, row0, n)` over row chunks whose scratch
-  /// stays within scratch_limit_ (at least one row per chunk).
-  template <class Launch>
-  void run(const_matrix_type X, ShapOptions const& opt, const_matrix_type base_margin, bool interactions,
-           Launch&& launch) const {
+  static constexpr bool host_space = Kokkos::SpaceAccessibility<Kokkos::HostSpace, memory_space>::accessible;
+
+  /// Whether this call's contributions take the path-parallel kernel (opt.kernel, resolved).
+  /// \throws std::runtime_error for kPathParallel with approx_contribs, interactions or trees deeper
+  /// than kShapPathMaxDepth, which that kernel does not compute.
+  bool path_parallel(ShapOptions const& opt, bool interactions) const {
+    bool const possible = !opt.approx_contribs && !interactions && forest_.max_depth <= kShapPathMaxDepth;
+    if (opt.kernel == ShapKernel::kPathParallel && !possible) {
+      std::string const asked = interactions           ? "interaction values"
+                                : opt.approx_contribs ? "approx_contribs"
+                                                      : "trees of depth " + std::to_string(forest_.max_depth);
+      throw std::runtime_error("SHAP values: the path-parallel kernel computes TreeSHAP contributions of trees up to depth " +
+                               std::to_string(kShapPathMaxDepth) + " only; this call asks for " + asked);
+    }
+    if (opt.kernel == ShapKernel::kAuto) return possible && !host_space;
+    return opt.kernel == ShapKernel::kPathParallel;
+  }
+
+  /// Checks the call and returns the forest handle for its trees.
+  ShapForest<memory_space> checked_forest(const_matrix_type X, ShapOptions const& opt, const_matrix_type base_margin) const {
     if (model_.num_feature > 0 && static_cast<int>(X.extent(1)) != model_.num_feature)
       throw std::runtime_error("SHAP values: input has " + std::to_string(X.extent(1)) + " features, the model expects " +
                                std::to_string(model_.num_feature));
@@ -132,8 +166,6 @@ class Explainer {
     if (range.first != 0)
       throw std::runtime_error("SHAP values: iteration_range must start at 0 (upstream explains rounds [0, end) only); got [" +
                                std::to_string(opt.iteration_begin) + ", " + std::to_string(opt.iteration_end) + ")");
-    int const n_rows = static_cast<int>(X.extent(0));
-    if (n_rows == 0) return;
     ShapForest<memory_space> f;
     f.nodes.data = forest_.nodes.data();
     f.cat_begin.data = forest_.cat_begin.data();
@@ -149,15 +181,72 @@ class Explainer {
     f.n_features = model_.num_feature;
     f.n_groups = groups();
     f.missing = opt.missing;
+    return f;
+  }
+
+  /// Checks the call, then runs `launch(forest, workspace, row0, n)` over row chunks whose scratch
+  /// stays within scratch_limit_ (at least one row per chunk).
+  template <class Launch>
+  void run(const_matrix_type X, ShapOptions const& opt, const_matrix_type base_margin, bool interactions,
+           Launch&& launch) const {
+    ShapForest<memory_space> const f = checked_forest(X, opt, base_margin);
+    int const n_rows = static_cast<int>(X.extent(0));
+    if (n_rows == 0) return;
     std::size_t const per_row = ShapWorkspace<ExecutionSpace>::bytes_per_row(forest_.max_depth, f.n_features, f.n_groups, interactions);
     int const chunk = static_cast<int>(std::max<std::size_t>(1, std::min<std::size_t>(static_cast<std::size_t>(n_rows),
                                                                                         scratch_limit_ / per_row)));
     std::unique_lock<std::mutex> lock;
-    constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, memory_space>::accessible;
-    if (host) lock = std::unique_lock<std::mutex>(detail::host_launch_mutex());
+    if (host_space) lock = std::unique_lock<std::mutex>(detail::host_launch_mutex());
     ShapWorkspace<ExecutionSpace> const ws(chunk, forest_.max_depth, f.n_features, f.n_groups, interactions);
     for (int row0 = 0; row0 < n_rows; row0 += chunk) launch(f, ws, row0, std::min(chunk, n_rows - row0));
     // The workspace is freed on return: the kernels must be done with it.
+    space_.fence();
+  }
+
+  /// The forest's root-to-leaf paths, extracted and uploaded on the first path-parallel call.
+  struct PathState {
+    std::once_flag once;
+    HostShapPaths host;  ///< the per-tree and per-path offsets (steps and terms dropped after upload)
+    std::vector<std::int32_t> tree_features_begin;
+    ShapPathArrays<memory_space> arrays;
+  };
+
+  PathState const& paths() const {
+    std::call_once(paths_->once, [&] {
+      HostShapForest const h = flatten_shap_forest(model_);
+      paths_->host = extract_shap_paths(h);
+      paths_->arrays = upload_shap_paths<memory_space>(paths_->host);
+      paths_->tree_features_begin = h.tree_features_begin;
+      HostShapPaths offsets;  // what chunk planning reads
+      offsets.tree_path_begin = std::move(paths_->host.tree_path_begin);
+      offsets.term_begin = std::move(paths_->host.term_begin);
+      paths_->host = std::move(offsets);
+    });
+    return *paths_;
+  }
+
+  /// Path-parallel contributions (kernels/tree_shap_paths.hpp) over row and tree chunks whose
+  /// scratch stays within scratch_limit_.
+  void run_paths(const_matrix_type X, ShapOptions const& opt, const_matrix_type base_margin, contributions_type out) const {
+    ShapForest<memory_space> const f = checked_forest(X, opt, base_margin);
+    int const n_rows = static_cast<int>(X.extent(0));
+    if (n_rows == 0) return;
+    PathState const& p = paths();
+    ShapPathForest pf;
+    pf.tree_path_begin.data = p.arrays.tree_path_begin.data();
+    pf.path_tree.data = p.arrays.path_tree.data();
+    pf.step_begin.data = p.arrays.step_begin.data();
+    pf.term_begin.data = p.arrays.term_begin.data();
+    pf.term_column.data = p.arrays.term_column.data();
+    pf.column_tree.data = p.arrays.column_tree.data();
+    pf.steps.data = p.arrays.steps.data();
+    pf.column_mask.data = p.arrays.column_mask.data();
+    ShapPathPlan const plan = plan_shap_paths(p.host, p.tree_features_begin, f.n_trees, n_rows, scratch_limit_);
+    std::unique_lock<std::mutex> lock;
+    if (host_space) lock = std::unique_lock<std::mutex>(detail::host_launch_mutex());
+    ShapPathWorkspace<ExecutionSpace> const ws(plan);
+    for (int row0 = 0; row0 < n_rows; row0 += plan.rows)
+      shap_contributions_by_paths(space_, f, pf, X, base_margin, ws, plan.chunks, row0, std::min(plan.rows, n_rows - row0), out);
     space_.fence();
   }
 
@@ -166,6 +255,7 @@ class Explainer {
   ShapForestArrays<memory_space> forest_;
   Kokkos::View<const float*, memory_space> base_score_;
   std::size_t scratch_limit_ = std::size_t{256} << 20;
+  std::shared_ptr<PathState> paths_ = std::make_shared<PathState>();
 };
 
 }  // namespace kboost

@@ -1,10 +1,14 @@
 /// Fuzz target: bytes -> kboost::parse_model (XGBoost JSON or UBJSON, detected from the content)
 /// -> Predictor on the Serial backend -> predictions and leaf indices for a few rows with missing
 /// values, as tests/tst_model_reader_fuzz.hpp does for its fixed mutants, then the Explainer's SHAP
-/// values (TreeSHAP, Saabas' approximation, and interaction values for narrow models). A model the
+/// values (TreeSHAP by both kernels, which must agree byte for byte, Saabas' approximation, and
+/// interaction values for narrow models). A model the
 /// reader accepts must be safe to predict with and to explain: validate_model is what stands
 /// between the bytes and the kernels' unchecked tree walks.
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 
 #include <kboost/engine/explainer.hpp>
 #include <kboost/engine/predictor.hpp>
@@ -42,6 +46,13 @@ void predict(kboost::Model const& model, Rows const& X) {
 void explain(kboost::Model const& model, Rows const& X) {
   kboost::Explainer<Kokkos::Serial> explainer(model);
   auto contributions = explainer.contributions(X);
+  kboost::ShapOptions paths;
+  paths.kernel = kboost::ShapKernel::kPathParallel;
+  auto const by_paths = explainer.contributions(X, paths);  // refused beyond kShapPathMaxDepth
+  if (std::memcmp(by_paths.data(), contributions.data(), contributions.size() * sizeof(float)) != 0) {
+    std::fprintf(stderr, "kboost fuzz: path-parallel SHAP contributions differ from the per-row kernel's\n");
+    std::abort();
+  }
   kboost::ShapOptions approx;
   approx.approx_contribs = true;
   auto approximate = explainer.contributions(X, approx);

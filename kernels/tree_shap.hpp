@@ -122,6 +122,57 @@ KOKKOS_INLINE_FUNCTION float unwound_path_sum(P const& p, int b, std::uint32_t u
   return total;
 }
 
+/// If the split feature is already on the path at p(b ..), undo its extension and return its zero and
+/// one fractions (upstream TreeShap's "see if we have already split on this feature"); depth drops
+/// by one. Otherwise the fractions stay 1.
+template <class P>
+KOKKOS_INLINE_FUNCTION void unwind_repeated_feature(P const& p, int b, std::uint32_t& depth, std::uint32_t split,
+                                                    float& incoming_zero_fraction, float& incoming_one_fraction) {
+  incoming_zero_fraction = 1;
+  incoming_one_fraction = 1;
+  std::uint32_t path_index = 0;
+  for (; path_index <= depth; ++path_index)
+    if (static_cast<std::uint32_t>(p(b + static_cast<int>(path_index)).feature_index) == split) break;
+  if (path_index != depth + 1) {
+    incoming_zero_fraction = p(b + static_cast<int>(path_index)).zero_fraction;
+    incoming_one_fraction = p(b + static_cast<int>(path_index)).one_fraction;
+    unwind_path(p, b, depth, path_index);
+    depth -= 1;
+  }
+}
+
+/// Leaf term of path element i (1 <= i <= depth) at p(b ..): what upstream's TreeShap adds to
+/// phi[el.feature_index] for a leaf of value `leaf_value`.
+template <class P>
+KOKKOS_INLINE_FUNCTION float leaf_term(P const& p, int b, std::uint32_t depth, std::uint32_t i, float leaf_value,
+                                       float condition_fraction) {
+  float const w = unwound_path_sum(p, b, depth, i);
+  PathElement const el = p(b + static_cast<int>(i));
+  return w * (el.one_fraction - el.zero_fraction) * leaf_value * condition_fraction;
+}
+
+/// DART's weight_drop of tree t, 1 for gbtree.
+template <class Forest>
+KOKKOS_INLINE_FUNCTION float shap_tree_weight(Forest const& f, int t) {
+  return f.tree_weight.data != nullptr ? f.tree_weight(t) : 1.0f;
+}
+
+/// Adds one tree's values, times its weight, into out(g, c) and zeroes them: phi_at(k) is the value of
+/// the tree's k-th split feature (k < its feature count), phi_at(feature count) the bias. Only the
+/// tree's split features and the bias can be non-zero; adding the others' zeros would change nothing
+/// (a sum that starts at +0 never becomes -0).
+template <class Forest, class PhiAt, class Out>
+KOKKOS_INLINE_FUNCTION void add_tree_values(Forest const& f, int t, int g, PhiAt const& phi_at, Out const& out) {
+  float const w = shap_tree_weight(f, t);
+  int const begin = f.tree_features_begin(t), n = f.tree_features_begin(t + 1) - begin;
+  for (int k = 0; k < n; ++k) {
+    out(g, f.tree_features(begin + k)) += phi_at(k) * w;
+    phi_at(k) = 0.0f;
+  }
+  out(g, f.n_features) += phi_at(n) * w;
+  phi_at(n) = 0.0f;
+}
+
 /// Child of the split at pool slot `slot` that row `x` follows (split_goes_left, upstream GetNextNode).
 template <class MemorySpace, class Row>
 KOKKOS_INLINE_FUNCTION std::int32_t shap_next(ShapForest<MemorySpace> const& f, std::int32_t slot, ShapNode const& n,
@@ -155,11 +206,8 @@ KOKKOS_INLINE_FUNCTION void tree_shap(ShapForest<MemorySpace> const& f, int t, R
         extend_path(path, b, depth, zero_fraction, one_fraction, parent_feature);
       ShapNode const n = f.nodes(node);
       if (n.split.flags & PredictNode::kLeaf) {
-        for (std::uint32_t i = 1; i <= depth; ++i) {
-          float const w = unwound_path_sum(path, b, depth, i);
-          PathElement const el = path(b + static_cast<int>(i));
-          phi(el.feature_index) += w * (el.one_fraction - el.zero_fraction) * n.split.value * condition_fraction;
-        }
+        for (std::uint32_t i = 1; i <= depth; ++i)
+          phi(path(b + static_cast<int>(i)).feature_index) += leaf_term(path, b, depth, i, n.split.value, condition_fraction);
       } else {
         auto const split = static_cast<std::uint32_t>(n.split.feature);
         std::int32_t const hot = shap_next(f, node, n, x);
@@ -167,17 +215,8 @@ KOKKOS_INLINE_FUNCTION void tree_shap(ShapForest<MemorySpace> const& f, int t, R
         float const w = n.cover;
         float const hot_zero_fraction = f.nodes(hot).cover / w;
         float const cold_zero_fraction = f.nodes(cold).cover / w;
-        float incoming_zero_fraction = 1;
-        float incoming_one_fraction = 1;
-        std::uint32_t path_index = 0;
-        for (; path_index <= depth; ++path_index)
-          if (static_cast<std::uint32_t>(path(b + static_cast<int>(path_index)).feature_index) == split) break;
-        if (path_index != depth + 1) {
-          incoming_zero_fraction = path(b + static_cast<int>(path_index)).zero_fraction;
-          incoming_one_fraction = path(b + static_cast<int>(path_index)).one_fraction;
-          unwind_path(path, b, depth, path_index);
-          depth -= 1;
-        }
+        float incoming_zero_fraction, incoming_one_fraction;
+        unwind_repeated_feature(path, b, depth, split, incoming_zero_fraction, incoming_one_fraction);
         float hot_condition_fraction = condition_fraction;
         float cold_condition_fraction = condition_fraction;
         if (condition > 0 && split == condition_feature) {
@@ -271,16 +310,8 @@ KOKKOS_INLINE_FUNCTION void row_contributions(ShapForest<MemorySpace> const& f, 
         if (condition == 0) phi(F) += f.nodes(f.tree_begin(t)).mean_value;
         tree_shap(f, t, x, path, stack, phi, condition, condition_feature);
       }
-      // Only the tree's split features and the bias can be non-zero; adding the others' zeros
-      // would change nothing (a sum that starts at +0 never becomes -0).
-      float const w = f.tree_weight.data != nullptr ? f.tree_weight(t) : 1.0f;
-      for (int k = f.tree_features_begin(t); k < f.tree_features_begin(t + 1); ++k) {
-        int const c = f.tree_features(k);
-        out(g, c) += phi(c) * w;
-        phi(c) = 0.0f;
-      }
-      out(g, F) += phi(F) * w;
-      phi(F) = 0.0f;
+      int const begin = f.tree_features_begin(t), n = f.tree_features_begin(t + 1) - begin;
+      add_tree_values(f, t, g, [&](int k) -> float& { return phi(k < n ? f.tree_features(begin + k) : F); }, out);
     }
     out(g, F) += bm != nullptr ? bm[g] : f.base_margin(g);
   }

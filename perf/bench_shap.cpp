@@ -5,10 +5,14 @@
 ///       row-major (normal values, 10% missing as NaN), rows float32 labels (a noisy nonlinear
 ///       rule); every value comes from its own counter, so the files do not depend on threads.
 ///   bench_shap time --model M --data D/eval.bin [--upstream U.f32] [--repeats 3] [--approx]
+///                   [--kernel auto|per_row|paths|both] [--scratch-mib S]
 ///       times Explainer::contributions on the default execution space (fenced; one warm-up call on
-///       1,000 rows first) and, with --upstream (rows × (F + 1) float32 from upstream), reports the
-///       largest |kboost − upstream| over the row's sum of |contributions| and the exact fraction.
-/// Prints CSV: what,rows,trees,seconds,max_rel_diff,exact_fraction.
+///       1,000 rows first; best of the repeats) with the chosen TreeSHAP kernel (ShapKernel; both:
+///       per_row then paths, and their bytes must be equal) and, with --upstream (rows × (F + 1)
+///       float32 from upstream), reports the largest |kboost − upstream| over the row's sum of
+///       |contributions| and the exact fraction.
+/// Prints CSV: what,rows,trees,seconds,max_rel_diff,exact_fraction (what: kboost_<space>_<method>_<kernel>);
+/// with both, a last line "# paths vs per_row: N of M floats differ" and exit status 1 when N > 0.
 #include <CLI/CLI.hpp>
 #include <Kokkos_Core.hpp>
 
@@ -17,10 +21,12 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <kboost/engine/explainer.hpp>
@@ -72,55 +78,97 @@ Kokkos::View<float**, Kokkos::LayoutRight, Kokkos::HostSpace> read_rows(std::str
   return X;
 }
 
-int time_contributions(std::string const& model, std::string const& data, std::string const& upstream, int repeats,
-                       bool approx) {
-  using exec = Kokkos::DefaultExecutionSpace;
-  auto const Xh = read_rows(data);
-  Kokkos::View<float**, Kokkos::LayoutRight, exec::memory_space> X("bench::X", Xh.extent(0), Xh.extent(1));
-  Kokkos::deep_copy(X, Xh);
-  kboost::Explainer<exec> explainer(model);
-  kboost::ShapOptions opt;
-  opt.approx_contribs = approx;
-  auto const warm = Kokkos::subview(X, std::pair<std::size_t, std::size_t>(0, std::min<std::size_t>(1000, X.extent(0))), Kokkos::ALL());
-  Kokkos::View<float**, Kokkos::LayoutRight, exec::memory_space> Xw("bench::Xw", warm.extent(0), warm.extent(1));
-  Kokkos::deep_copy(Xw, warm);
-  explainer.contributions(Xw, opt);
-  Kokkos::fence();
-  std::vector<double> seconds;
-  typename kboost::Explainer<exec>::contributions_type out;
+using exec = Kokkos::DefaultExecutionSpace;
+using DeviceMatrix = Kokkos::View<float**, Kokkos::LayoutRight, exec::memory_space>;
+using Contributions = kboost::Explainer<exec>::contributions_type;
+
+/// Best of `repeats` fenced calls of contributions with `opt`, and the last call's values.
+std::pair<double, Contributions> best_time(kboost::Explainer<exec> const& explainer, DeviceMatrix const& X,
+                                           kboost::ShapOptions const& opt, int repeats) {
+  double best = 1e300;
+  Contributions out;
   for (int r = 0; r < repeats; ++r) {
     auto const t0 = std::chrono::steady_clock::now();
     out = explainer.contributions(X, opt);
     Kokkos::fence();
-    seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   }
-  double max_rel = -1, exact = -1;
-  if (!upstream.empty()) {
-    auto const h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
-    std::vector<float> u(h.size());
-    std::ifstream in(upstream, std::ios::binary);
-    in.read(reinterpret_cast<char*>(u.data()), static_cast<std::streamsize>(u.size() * 4));
-    if (!in) throw std::runtime_error(upstream + ": expected " + std::to_string(u.size()) + " floats");
-    std::size_t const C = h.size() / h.extent(0), same_count = [&] {
-      std::size_t n = 0;
-      for (std::size_t i = 0; i < u.size(); ++i) n += h.data()[i] == u[i];
-      return n;
-    }();
-    max_rel = 0;
-    for (std::size_t r = 0; r < h.extent(0); ++r) {
-      double total = 0, worst = 0;
-      for (std::size_t c = 0; c < C; ++c) {
-        total += std::fabs(h.data()[r * C + c]);
-        worst = std::max(worst, std::fabs(static_cast<double>(h.data()[r * C + c]) - u[r * C + c]));
-      }
-      max_rel = std::max(max_rel, worst / std::max(total, 1e-30));
+  return {best, out};
+}
+
+/// Largest |kboost − upstream| over the row's sum of |contributions|, and the exact fraction, from
+/// upstream's rows × (F + 1) float32 file; (-1, -1) without one.
+std::pair<double, double> compare_upstream(Contributions const& out, std::string const& upstream) {
+  if (upstream.empty()) return {-1, -1};
+  auto const h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
+  std::vector<float> u(h.size());
+  std::ifstream in(upstream, std::ios::binary);
+  in.read(reinterpret_cast<char*>(u.data()), static_cast<std::streamsize>(u.size() * 4));
+  if (!in) throw std::runtime_error(upstream + ": expected " + std::to_string(u.size()) + " floats");
+  std::size_t const C = h.size() / h.extent(0);
+  std::size_t same = 0;
+  double max_rel = 0;
+  for (std::size_t r = 0; r < h.extent(0); ++r) {
+    double total = 0, worst = 0;
+    for (std::size_t c = 0; c < C; ++c) {
+      float const k = h.data()[r * C + c], v = u[r * C + c];
+      same += k == v;
+      total += std::fabs(k);
+      worst = std::max(worst, std::fabs(static_cast<double>(k) - v));
     }
-    exact = static_cast<double>(same_count) / static_cast<double>(u.size());
+    max_rel = std::max(max_rel, worst / std::max(total, 1e-30));
   }
-  std::sort(seconds.begin(), seconds.end());
+  return {max_rel, static_cast<double>(same) / static_cast<double>(u.size())};
+}
+
+/// Floats whose bytes differ between two results of the same shape.
+std::size_t differing_floats(Contributions const& a, Contributions const& b) {
+  auto const ha = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a);
+  auto const hb = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), b);
+  std::size_t n = 0;
+  for (std::size_t i = 0; i < ha.size(); ++i) n += std::memcmp(ha.data() + i, hb.data() + i, sizeof(float)) != 0;
+  return n;
+}
+
+kboost::ShapKernel parse_kernel(std::string const& name) {
+  if (name == "auto") return kboost::ShapKernel::kAuto;
+  if (name == "per_row") return kboost::ShapKernel::kPerRow;
+  if (name == "paths") return kboost::ShapKernel::kPathParallel;
+  throw std::runtime_error("--kernel " + name + ": expected auto, per_row, paths or both");
+}
+
+/// Times contributions with `kernel` (auto, per_row, paths, or both: per_row then paths, whose bytes
+/// must be equal) and prints one CSV line per kernel; 1 when "both" found differing bytes.
+int time_contributions(std::string const& model, std::string const& data, std::string const& upstream, int repeats,
+                       bool approx, std::string const& kernel, double scratch_mib) {
+  auto const Xh = read_rows(data);
+  DeviceMatrix X("bench::X", Xh.extent(0), Xh.extent(1));
+  Kokkos::deep_copy(X, Xh);
+  kboost::Explainer<exec> explainer(model);
+  if (scratch_mib > 0) explainer.set_scratch_limit(static_cast<std::size_t>(scratch_mib * 1048576.0));
+  std::vector<std::string> const kernels = kernel == "both" ? std::vector<std::string>{"per_row", "paths"} : std::vector<std::string>{kernel};
+  auto const warm = Kokkos::subview(X, std::pair<std::size_t, std::size_t>(0, std::min<std::size_t>(1000, X.extent(0))), Kokkos::ALL());
+  DeviceMatrix Xw("bench::Xw", warm.extent(0), warm.extent(1));
+  Kokkos::deep_copy(Xw, warm);
   std::printf("what,rows,trees,seconds,max_rel_diff,exact_fraction\n");
-  std::printf("kboost_%s_%s,%zu,%zu,%.4f,%.3g,%.6f\n", exec::name(), approx ? "approx" : "treeshap", X.extent(0),
-              explainer.model().trees.size(), seconds.front(), max_rel, exact);
+  std::vector<Contributions> results;
+  for (auto const& k : kernels) {
+    kboost::ShapOptions opt;
+    opt.approx_contribs = approx;
+    opt.kernel = parse_kernel(k);
+    explainer.contributions(Xw, opt);
+    Kokkos::fence();
+    auto const [seconds, out] = best_time(explainer, X, opt, repeats);
+    auto const [max_rel, exact] = compare_upstream(out, upstream);
+    std::printf("kboost_%s_%s_%s,%zu,%zu,%.4f,%.3g,%.6f\n", exec::name(), approx ? "approx" : "treeshap", k.c_str(), X.extent(0),
+                explainer.model().trees.size(), seconds, max_rel, exact);
+    results.push_back(out);
+  }
+  if (results.size() == 2) {
+    std::size_t const differ = differing_floats(results[0], results[1]);
+    std::printf("# paths vs per_row: %zu of %zu floats differ\n", differ, results[0].size());
+    return differ == 0 ? 0 : 1;
+  }
   return 0;
 }
 
@@ -134,6 +182,8 @@ int main(int argc, char* argv[]) {
   std::string out_dir = ".", model, data, upstream;
   int repeats = 3;
   bool approx = false;
+  std::string kernel = "auto";
+  double scratch_mib = 0;
   auto* gen = app.add_subcommand("gen", "write train.bin and eval.bin");
   gen->add_option("--rows", rows, "eval rows");
   gen->add_option("--train-rows", train_rows, "training rows");
@@ -145,6 +195,9 @@ int main(int argc, char* argv[]) {
   time->add_option("--upstream", upstream, "upstream's rows x (features + 1) float32 contributions");
   time->add_option("--repeats", repeats);
   time->add_flag("--approx", approx, "Saabas' approximation");
+  time->add_option("--kernel", kernel, "TreeSHAP kernel: auto, per_row, paths, or both (their bytes must be equal)")
+      ->check(CLI::IsMember({"auto", "per_row", "paths", "both"}));
+  time->add_option("--scratch-mib", scratch_mib, "Explainer scratch limit in MiB (default: the Explainer's)")->check(CLI::PositiveNumber);
   CLI11_PARSE(app, argc, argv);
   try {
     if (*gen) {
@@ -153,7 +206,7 @@ int main(int argc, char* argv[]) {
       write_rows(out_dir + "/eval.bin", 1ull << 40, rows, features);
       return 0;
     }
-    return time_contributions(model, data, upstream, repeats, approx);
+    return time_contributions(model, data, upstream, repeats, approx, kernel, scratch_mib);
   } catch (std::exception const& e) {
     std::fprintf(stderr, "bench_shap: %s\n", e.what());
     return 1;

@@ -15,7 +15,8 @@
 #       fits (first fit tunes), then upstream's driver times 4 fits on that file (first = fair
 #       comparison, later ones reuse upstream's sketch); CSVs and logs into <out>
 #   perf/upstream_gpu/run.sh shap <dir> <bench_shap> <out> ROWS TREES DEPTH
-#       (there) SHAP contributions: upstream's GPUTreeShap beside perf/bench_shap (see below)
+#       (there) SHAP contributions: upstream's GPUTreeShap beside perf/bench_shap (see below);
+#       KBOOST_SHAP_KERNEL (auto, per_row, paths or both; default auto) is bench_shap's --kernel
 #   perf/upstream_gpu/run.sh goldens <dir> <data dir> <out> [CASES]
 #       (there) upstream's device=cuda trees and cuts for tests/tst_upstream_gpu.hpp:
 #       tests/golden/upstream_gpu/make_goldens.py around perf/upstream_gpu/xgb_golden_gpu.cpp
@@ -65,6 +66,8 @@ case "${1:-}" in
     # data (28 features, 10% missing) for both; upstream trains the model on the GPU and times its
     # GPU contributions; kboost times its own on that model and compares the values.
     dir=$(realpath "$2") bench=$(realpath "$3") out=$4 rows=$5 trees=$6 depth=$7
+    case "${KBOOST_SHAP_KERNEL:-auto}" in auto|per_row|paths|both) ;;
+      *) echo "KBOOST_SHAP_KERNEL=$KBOOST_SHAP_KERNEL: expected auto, per_row, paths or both" >&2; exit 2 ;; esac
     mkdir -p "$out" && out=$(realpath "$out")
     tag=${rows}x28_t${trees}_d${depth}
     work=/tmp/kboost_shap_$tag && mkdir -p "$work"
@@ -72,7 +75,7 @@ case "${1:-}" in
     "$dir/xgb_shap_gpu" "$work/train.bin" "$work/eval.bin" "$trees" "$depth" "$work/model.json" "$work/upstream.f32" \
       >"$out/upstream_shap_$tag.csv" 2>"$out/upstream_shap_$tag.log"
     "$bench" time --model "$work/model.json" --data "$work/eval.bin" --upstream "$work/upstream.f32" --repeats 2 \
-      >"$out/kboost_shap_$tag.csv" 2>"$out/kboost_shap_$tag.log"
+      --kernel "${KBOOST_SHAP_KERNEL:-auto}" >"$out/kboost_shap_$tag.csv" 2>"$out/kboost_shap_$tag.log"
     "$bench" time --model "$work/model.json" --data "$work/eval.bin" --approx --repeats 2 \
       >"$out/kboost_shap_approx_$tag.csv" 2>>"$out/kboost_shap_$tag.log" ;;
   goldens)
