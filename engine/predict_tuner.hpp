@@ -83,14 +83,22 @@ constexpr char view_layout_code() {
   return std::is_same<L, Kokkos::LayoutRight>::value ? 'R' : std::is_same<L, Kokkos::LayoutLeft>::value ? 'L' : 'S';
 }
 
-/// The tune-store device key of `space` (engine/tune_store.hpp tune_device_key).
+/// The tune-store device key of `space` (engine/tune_store.hpp tune_device_key), made once per
+/// execution-space type and device: on CUDA it asks the driver for the device's properties, which
+/// costs more than a small batch's prediction, and tuned calls need the key on every call.
 template <class ExecutionSpace>
 std::string predict_tune_device_key(ExecutionSpace const& space) {
   int device = 0;
 #if defined(KOKKOS_ENABLE_CUDA)
   if constexpr (std::is_same_v<ExecutionSpace, Kokkos::Cuda>) device = space.cuda_device();
 #endif
-  return tune_device_key(compat::space_name<ExecutionSpace>(), compat::concurrency(space), device);
+  static std::mutex mutex;
+  static std::map<std::pair<int, int>, std::string> keys;  // (device, concurrency) -> key
+  int const conc = compat::concurrency(space);
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = keys.find({device, conc});
+  if (it == keys.end()) it = keys.emplace(std::make_pair(device, conc), tune_device_key(compat::space_name<ExecutionSpace>(), conc, device)).first;
+  return it->second;
 }
 
 /// A Predictor's tuned choices: those of this process per key (so a call reads no file), backed by
