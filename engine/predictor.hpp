@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <limits>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <type_traits>
@@ -25,9 +26,12 @@
 #include <kboost/kernels/predict_host_block.hpp>
 #include <kboost/kernels/predict_kernel.hpp>
 #include <kboost/kernels/predict_layout.hpp>
+#include <kboost/kernels/predict_layout_layered.hpp>
+#include <kboost/kernels/predict_mapping.hpp>
 #include <kboost/kernels/predict_pairs.hpp>
 #include <kboost/kernels/predict_rows.hpp>
 #include <kboost/io/model_reader.hpp>
+#include <kboost/engine/predict_tuner.hpp>
 
 namespace kboost {
 
@@ -56,6 +60,14 @@ namespace detail {
 /// share one team-scratch buffer and thread pool per process, so two host threads must not launch
 /// into them at once. Device spaces need no lock (each call runs on the caller's instance).
 std::mutex& host_launch_mutex();
+
+/// The layered layouts (kernels/predict_layout_layered.hpp) of a Predictor's model in MemorySpace,
+/// by trees per group, flattened and uploaded on first use.
+template <class MemorySpace>
+struct LayeredForests {
+  std::mutex mutex;
+  std::map<int, ForestArrays<MemorySpace>> by_group;
+};
 }  // namespace detail
 
 /// Predictor bound to one execution space (and its memory space). Construction flattens and
@@ -74,15 +86,28 @@ class Predictor {
   using matrix_type = Kokkos::View<float**, Kokkos::LayoutRight, memory_space>;
   using const_matrix_type = Kokkos::View<const float**, Kokkos::LayoutRight, memory_space>;
 
-  /// From an in-memory model (validated here). \throws std::runtime_error for an invalid model or
-  /// an unknown objective.
-  explicit Predictor(Model model, ExecutionSpace const& space = ExecutionSpace()) : space_(space), model_(std::move(model)) {
+  /// From an in-memory model (validated here), with default_blocking's mapping (or the tuned one
+  /// under KBOOST_PREDICT_TUNE=1). \throws std::runtime_error for an invalid model or an unknown
+  /// objective; std::invalid_argument for a bad KBOOST_PREDICT_TUNE value.
+  explicit Predictor(Model model, ExecutionSpace const& space = ExecutionSpace())
+      : Predictor(std::move(model), PredictorConfig{}, space) {}
+  /// As above with a mapping policy (engine/predict_tuner.hpp PredictorConfig: a forced mapping and
+  /// layout, tuning on or off, the tune store's directory). \throws std::invalid_argument for a
+  /// forced layout of fewer than 0 trees per group or a bad KBOOST_PREDICT_TUNE value.
+  Predictor(Model model, PredictorConfig config, ExecutionSpace const& space = ExecutionSpace())
+      : space_(space), model_(std::move(model)), config_(std::move(config)) {
     validate_model(model_, "model");
     transform_ = transform_for_objective(model_.objective);
+    bool const env_tune = config_.tune == PredictorConfig::Tune::kFromEnv && predict_tune_from_env();
+    if (config_.mapping.layered_group < 0)
+      throw std::invalid_argument("PredictorConfig: layered_group must be >= 0, got " + std::to_string(config_.mapping.layered_group));
+    tune_ = config_.mapping.is_default() && (env_tune || config_.tune == PredictorConfig::Tune::kOn);
+    tune_state_ = std::make_shared<PredictTuneState>(config_.tune_dir);
     auto t0 = std::chrono::steady_clock::now();
     HostForest h = flatten_forest(model_);
     n_dense_ = h.n_dense;
     n_compact_ = h.n_compact;
+    fingerprint_ = forest_fingerprint(h);
     forest_ = upload_forest<memory_space>(h);
     if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, memory_space>::accessible) host_splits_ = pack_host_splits(h);
     base_score_ = detail::upload<memory_space>("kboost::predict::base_score", base_margin_from_score(model_.objective, model_.base_score));
@@ -91,6 +116,8 @@ class Predictor {
   /// From an XGBoost JSON/UBJSON file (io/model_reader.hpp read_model).
   explicit Predictor(std::string const& model_path, ExecutionSpace const& space = ExecutionSpace())
       : Predictor(read_model(model_path), space) {}
+  Predictor(std::string const& model_path, PredictorConfig config, ExecutionSpace const& space = ExecutionSpace())
+      : Predictor(read_model(model_path), std::move(config), space) {}
 
   Model const& model() const { return model_; }
   /// Seconds spent flattening and uploading the ensemble (once, at construction).
@@ -154,6 +181,81 @@ class Predictor {
   template <class XView, class OutView>
   void predict_into(ExecutionSpace const& space, XView const& X, OutView const& out, PredictOptions const& opt = {},
                     const_matrix_type base_margin = {}) const {
+    check_call(X, out, opt, base_margin);
+    auto const range = tree_range(model_, opt.iteration_begin, opt.iteration_end);
+    if (opt.pred_leaf && range.second == range.first) return;
+    constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, memory_space>::accessible;
+    if constexpr (host) {
+      // Host spaces: the block walk (kernels/predict_host_block.hpp) unless a mapping was forced or
+      // set_host_path(kTeam) asked for the team kernel.
+      if (!opt.pred_leaf && host_path_ == HostPath::kBlock && config_.mapping.is_default() &&
+          predict_by_blocks(space, X, out, opt, base_margin, range))
+        return;
+      if (!compat::can_launch_here(space)) {
+        // A host thread the backend does not accept launches from (e.g. inside the caller's own
+        // OpenMP region): predict on this thread, row by row, with the same arithmetic.
+        predict_on_this_thread(X, out, opt, base_margin, range);
+        return;
+      }
+    }
+    launch(space, choose(space, X, out, opt, base_margin, range), X, out, opt, base_margin, range);
+  }
+
+  /// The mapping and layout (kernels/predict_mapping.hpp) a call with X, out, opt and base_margin
+  /// on `space` takes under tuning: read from this process or the tune store (Source::kStore) when
+  /// the batch's class was measured before on this device and build, else measured now on these
+  /// very arguments (every candidate predicts X into `out`, fencing `space`; Source::kMeasured) and
+  /// stored. Works whether or not tuning is on (predict_into consults it only when it is).
+  /// \throws std::runtime_error as predict_into.
+  template <class XView, class OutView>
+  PredictTuneResult tuned_choice(ExecutionSpace const& space, XView const& X, OutView const& out,
+                                 PredictOptions const& opt = {}, const_matrix_type base_margin = {}) const {
+    check_call(X, out, opt, base_margin);
+    auto const range = tree_range(model_, opt.iteration_begin, opt.iteration_end);
+    std::size_t const rows = X.extent(0);
+    int const n_trees = range.second - range.first;
+    PredictTuneResult r;
+    r.key = predict_tune_key(fingerprint_, n_trees, opt.pred_leaf, view_layout_code<XView>(), rows);
+    std::string const device = predict_tune_device_key(space);
+    auto const lock = tune_state_->lock();
+    if (auto const known = tune_state_->find(device, r.key, r.store_file)) {
+      r.source = PredictTuneResult::Source::kStore;
+      r.choice = *known;
+      return r;
+    }
+    auto const candidates = mapping_candidates(rows, n_trees, opt.pred_leaf);
+    auto const run = [&](PredictChoice c) { launch(space, c, X, out, opt, base_margin, range); };
+    auto const medians = measure_predict_choices(space, candidates, run, config_.tune_options);
+    std::size_t best = 0;
+    for (std::size_t i = 0; i < candidates.size(); ++i) {
+      r.timings.emplace_back(candidates[i].name(), medians[i]);
+      if (medians[i] < medians[best]) best = i;
+    }
+    r.source = PredictTuneResult::Source::kMeasured;
+    r.choice = candidates[best];
+    tune_state_->keep(device, r.key, r.choice, r.store_file);
+    return r;
+  }
+
+  /// The mapping policy this Predictor was built with; whether its calls are tuned.
+  PredictorConfig const& config() const { return config_; }
+  bool tuning() const { return tune_; }
+
+  /// A trivially copyable handle for predicting single rows inside the caller's kernels (see
+  /// kernels/device_forest.hpp), for the rounds, missing value and margin/transform of `opt`.
+  /// Valid while this Predictor lives. Bit-identical to predict() row by row.
+  /// \throws std::runtime_error for opt.pred_leaf (use DeviceForest::leaf) or a bad iteration range.
+  DeviceForest<memory_space> device_forest(PredictOptions const& opt = {}) const {
+    if (opt.pred_leaf) throw std::runtime_error("device_forest: pred_leaf is not a per-row prediction (use leaf())");
+    auto const range = tree_range(model_, opt.iteration_begin, opt.iteration_end);
+    return make_device_forest(forest_, base_score_, range.first, range.second, model_.num_feature,
+                              opt.output_margin ? OutputTransform::kIdentity : transform_, opt.missing);
+  }
+
+ private:
+  /// predict_into's argument checks. \throws std::runtime_error on a feature-count or shape mismatch.
+  template <class XView, class OutView>
+  void check_call(XView const& X, OutView const& out, PredictOptions const& opt, const_matrix_type base_margin) const {
     static_assert(Kokkos::is_view<XView>::value && XView::rank == 2, "X must be a rows x features View");
     static_assert(Kokkos::is_view<OutView>::value && OutView::rank == 2, "out must be a rows x columns View");
     static_assert(std::is_same<typename XView::non_const_value_type, float>::value, "X must hold float");
@@ -170,7 +272,48 @@ class Predictor {
     if (base_margin.extent(0) != 0 &&
         (base_margin.extent(0) != X.extent(0) || static_cast<int>(base_margin.extent(1)) != model_.num_outputs()))
       throw std::runtime_error("predict: base_margin must be rows x " + std::to_string(model_.num_outputs()));
-    auto range = tree_range(model_, opt.iteration_begin, opt.iteration_end);
+  }
+
+  /// The choice for a call: the forced one (pred_leaf: the blocking in the forced layout), the tuned
+  /// one when tuning is on, else PredictMapping::kDefault (default_blocking's) in the standard layout.
+  /// \throws std::invalid_argument when the forced mapping cannot serve the batch (pairs beyond
+  /// kDevicePairMaxWords leaf words).
+  template <class XView, class OutView>
+  PredictChoice choose(ExecutionSpace const& space, XView const& X, OutView const& out, PredictOptions const& opt,
+                       const_matrix_type base_margin, std::pair<int, int> range) const {
+    std::size_t const rows = X.extent(0);
+    int const n_trees = range.second - range.first;
+    if (!config_.mapping.is_default()) {
+      PredictChoice c = config_.mapping;
+      if (opt.pred_leaf) c.mapping = PredictMapping::kBlocking;
+      else if (!mapping_applies(c.mapping, rows, n_trees, false))
+        throw std::invalid_argument("predict: the forced mapping " + c.name() + " cannot serve " + std::to_string(rows) +
+                                    " rows x " + std::to_string(n_trees) + " trees (more than kDevicePairMaxWords leaf words)");
+      return c;
+    }
+    if (tune_ && rows > 0) return tuned_choice(space, X, out, opt, base_margin).choice;
+    return PredictChoice{};
+  }
+
+  /// The trees of `layered_group` > 0 trees per group in the layered layout (flattened and uploaded
+  /// on first use; shared by copies of this Predictor), or the standard layout for 0.
+  ForestArrays<memory_space> forest_for(int layered_group) const {
+    if (layered_group == 0) return forest_;
+    std::lock_guard<std::mutex> lock(layered_->mutex);
+    auto it = layered_->by_group.find(layered_group);
+    if (it == layered_->by_group.end())
+      it = layered_->by_group
+               .emplace(layered_group, upload_forest<memory_space>(flatten_forest_layered(model_, layered_group),
+                                                                  "kboost::predict::layered" + std::to_string(layered_group)))
+               .first;
+    return it->second;
+  }
+
+  /// One call's kernel: default_blocking's parameters set to `choice`'s mapping (set_mapping), over
+  /// `choice`'s layout, on `space` (host backends: under detail::host_launch_mutex).
+  template <class XView, class OutView>
+  void launch(ExecutionSpace const& space, PredictChoice choice, XView const& X, OutView const& out,
+              PredictOptions const& opt, const_matrix_type base_margin, std::pair<int, int> range) const {
     PredictKernelParams p;
     p.tree_begin = range.first;
     p.tree_end = range.second;
@@ -180,43 +323,16 @@ class Predictor {
     p.transform = transform_;
     p.missing = opt.missing;
     default_blocking(space, X.extent(0), range.second - range.first, p);
-    if (p.pred_leaf && range.second == range.first) return;
+    set_mapping(space, choice.mapping, X.extent(0), range.second - range.first, p);
     constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, memory_space>::accessible;
-    if constexpr (host) {
-      if (!p.pred_leaf && host_path_ == HostPath::kBlock && predict_by_blocks(space, X, out, opt, base_margin, range)) return;
-      if (!compat::can_launch_here(space)) {
-        // A host thread the backend does not accept launches from (e.g. inside the caller's own
-        // OpenMP region): predict on this thread, row by row, with the same arithmetic.
-        predict_on_this_thread(X, out, opt, base_margin, range);
-        return;
-      }
-    }
     std::unique_lock<std::mutex> lock;
     if (host) lock = std::unique_lock<std::mutex>(detail::host_launch_mutex());
-    auto const f = make_device_forest(forest_, base_score_, range.first, range.second, model_.num_feature,
-                                      opt.output_margin ? OutputTransform::kIdentity : transform_, opt.missing);
-    if (p.spread_pairs) {
-      auto const words = pair_words_->get(space, pair_words(X.extent(0), range.second - range.first));
-      predict_pairs(space, f, X, base_margin, words, out);
-    } else if (p.one_row_per_thread) {
-      predict_rows(space, f, X, base_margin, p.team_size, out);
-    } else {
-      predict_forest(space, f, X, base_margin, p, out);
-    }
+    auto const f = make_device_forest(forest_for(choice.layered_group), base_score_, range.first, range.second,
+                                      model_.num_feature, opt.output_margin ? OutputTransform::kIdentity : transform_,
+                                      opt.missing);
+    launch_mapping(space, f, X, base_margin, p, *pair_words_, out);
   }
 
-  /// A trivially copyable handle for predicting single rows inside the caller's kernels (see
-  /// kernels/device_forest.hpp), for the rounds, missing value and margin/transform of `opt`.
-  /// Valid while this Predictor lives. Bit-identical to predict() row by row.
-  /// \throws std::runtime_error for opt.pred_leaf (use DeviceForest::leaf) or a bad iteration range.
-  DeviceForest<memory_space> device_forest(PredictOptions const& opt = {}) const {
-    if (opt.pred_leaf) throw std::runtime_error("device_forest: pred_leaf is not a per-row prediction (use leaf())");
-    auto const range = tree_range(model_, opt.iteration_begin, opt.iteration_end);
-    return make_device_forest(forest_, base_score_, range.first, range.second, model_.num_feature,
-                              opt.output_margin ? OutputTransform::kIdentity : transform_, opt.missing);
-  }
-
- private:
   /// predict_into's work on the calling thread (host memory only): DeviceForest per row.
   template <class XView, class OutView>
   void predict_on_this_thread(XView const& X, OutView const& out, PredictOptions const& opt,
@@ -261,6 +377,9 @@ class Predictor {
   HostIsa host_isa_ = best_host_isa();
   HostSplitArrays host_splits_;
   Model model_;
+  PredictorConfig config_;
+  bool tune_ = false;
+  std::uint64_t fingerprint_ = 0;  ///< forest_fingerprint of the standard layout (tune-store keys)
   OutputTransform transform_ = OutputTransform::kIdentity;
   ForestArrays<memory_space> forest_;
   Kokkos::View<const float*, memory_space> base_score_;
@@ -268,6 +387,9 @@ class Predictor {
   int n_dense_ = 0, n_compact_ = 0;
   /// predict_pairs' leaf words, per execution-space instance (shared by copies of this Predictor).
   std::shared_ptr<PairWordBuffers<memory_space>> pair_words_ = std::make_shared<PairWordBuffers<memory_space>>();
+  /// The layered layouts used so far, and the tuned choices (shared by copies of this Predictor).
+  std::shared_ptr<detail::LayeredForests<memory_space>> layered_ = std::make_shared<detail::LayeredForests<memory_space>>();
+  std::shared_ptr<PredictTuneState> tune_state_;
 };
 
 }  // namespace kboost

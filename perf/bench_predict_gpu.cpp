@@ -25,6 +25,16 @@
 ///                  "kboost_pinned"), for small batches; its bits compared with the batch path's;
 ///   rows<T>        kernels/predict_rows.hpp called directly with teams of T rows (tool "kboost_rows<T>"),
 ///                  to measure where one thread per row overtakes the small-batch blocking.
+///   map:<choice>   Predictor::predict_into with a forced mapping and layout (engine/predict_tuner.hpp
+///                  PredictorConfig::mapping; kernels/predict_mapping.hpp): <choice> is blocking, pairs
+///                  or rows, optionally followed by /layered<G> (the trees interleaved level by level in
+///                  groups of G, kernels/predict_layout_layered.hpp), e.g. map:blocking/layered8 (tool
+///                  "kboost_map_blocking_layered8"); batches the mapping cannot serve (pairs beyond
+///                  kDevicePairMaxWords leaf words) are skipped; bits compared with the batch path's.
+///   map:all        every map:<choice> the tuner tries (3 mappings × the standard layout and kLayeredGroups).
+///   tuned          Predictor::predict_into with the tuned mapping (PredictorConfig::Tune::kOn; the tune
+///                  store of TuneStore::default_dir(), KBOOST_TUNE_DIR); the first call of each batch
+///                  class measures (untimed here), the line "predict tune ..." says what was chosen.
 ///   bench_predict_gpu --model FILE [--batches 1,10,100,1000,10000,100000] [--trials 50] [--missing 0.02]
 ///       [--paths batch] [--csv FILE] [--suite-csv FILE] [--model-name NAME] [--trees N] [--machine h200]
 /// --iters is another name of --trials. --csv: tool,space,batch,iters,p50_ms,p99_ms,mean_ms,h2d_p50_ms,
@@ -42,12 +52,15 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include <kboost/core/compat.hpp>
 #include <kboost/engine/predictor.hpp>
+#include <kboost/engine/predict_tuner.hpp>
+#include <kboost/kernels/predict_mapping.hpp>
 
 #include "predict_input.hpp"
 
@@ -84,6 +97,41 @@ void predict_in_user_kernel(Forest const& forest, int k, XView const& X, OutView
       });
 }
 
+/// The PredictChoice of a map:<choice> path ("blocking", "pairs/layered8", ...), or nothing.
+std::optional<kboost::PredictChoice> parse_choice(std::string const& text) {
+  std::string const mapping = text.substr(0, text.find('/'));
+  kboost::PredictChoice c;
+  if (mapping == "blocking") c.mapping = kboost::PredictMapping::kBlocking;
+  else if (mapping == "pairs") c.mapping = kboost::PredictMapping::kPairs;
+  else if (mapping == "rows") c.mapping = kboost::PredictMapping::kRows;
+  else return std::nullopt;
+  if (text.size() == mapping.size()) return c;
+  std::string const layout = text.substr(mapping.size() + 1);
+  if (layout.rfind("layered", 0) != 0 || layout.size() == 7 || layout.find_first_not_of("0123456789", 7) != std::string::npos)
+    return std::nullopt;
+  c.layered_group = std::stoi(layout.substr(7));
+  return c.layered_group > 0 ? std::optional<kboost::PredictChoice>(c) : std::nullopt;
+}
+
+/// Tool name of a choice: "kboost_map_" + its name with '/' as '_'.
+std::string choice_tool(kboost::PredictChoice const& c) {
+  std::string n = "kboost_map_" + c.name();
+  std::replace(n.begin(), n.end(), '/', '_');
+  return n;
+}
+
+/// Adds the choices a map: path names (map:all: every candidate the tuner tries) to `out`; false for
+/// a path that is not one.
+bool add_map_path(std::string const& tok, std::vector<kboost::PredictChoice>& out) {
+  if (tok == "map:all") {
+    for (auto const& c : kboost::mapping_candidates(1, 1, false)) out.push_back(c);
+    return true;
+  }
+  auto const c = tok.rfind("map:", 0) == 0 ? parse_choice(tok.substr(4)) : std::nullopt;
+  if (c) out.push_back(*c);
+  return c.has_value();
+}
+
 }  // namespace
 
 int main(int argc, char* argv[]) {
@@ -97,15 +145,16 @@ int main(int argc, char* argv[]) {
   app.add_option("--batches", batches, "comma-separated batch sizes")->default_val(batches);
   app.add_option("--trials,--iters", trials, "timed calls per point (fewer for slow calls)")->default_val(trials);
   app.add_option("--missing", missing, "fraction of NaN in the input")->default_val(missing);
-  app.add_option("--paths", paths, "batch, device_forest, pairs, pinned, rows<T>: comma-separated")->default_val(paths);
+  app.add_option("--paths", paths, "batch, device_forest, pairs, pinned, rows<T>, map:<mapping>[/layered<G>], map:all, tuned: comma-separated")->default_val(paths);
   app.add_option("--csv", csv_path, "CSV: tool,space,batch,iters,p50_ms,...,checksum");
   app.add_option("--suite-csv", suite_path, "CSV in the prediction suite's columns");
   app.add_option("--model-name", model_name, "suite CSV model column (default: file name without extension)");
   app.add_option("--trees", trees, "suite CSV trees column (default: the model's tree count)");
   app.add_option("--machine", machine, "suite CSV machine column")->default_val(machine);
   CLI11_PARSE(app, argc, argv);
-  bool run_batch = false, run_forest = false, run_pairs = false, run_pinned = false;
+  bool run_batch = false, run_forest = false, run_pairs = false, run_pinned = false, run_tuned = false;
   std::vector<int> row_teams;
+  std::vector<kboost::PredictChoice> forced;
   {
     std::stringstream ps(paths);
     std::string tok;
@@ -114,10 +163,12 @@ int main(int argc, char* argv[]) {
       else if (tok == "device_forest") run_forest = true;
       else if (tok == "pairs") run_pairs = true;
       else if (tok == "pinned") run_pinned = true;
+      else if (tok == "tuned") run_tuned = true;
+      else if (add_map_path(tok, forced)) continue;
       else if (tok.rfind("rows", 0) == 0 && tok.size() > 4 && tok.find_first_not_of("0123456789", 4) == std::string::npos)
         row_teams.push_back(std::stoi(tok.substr(4)));
       else {
-        std::fprintf(stderr, "bench_predict_gpu: unknown path '%s' (batch, device_forest, pairs, pinned, rows<T>)\n", tok.c_str());
+        std::fprintf(stderr, "bench_predict_gpu: unknown path '%s' (batch, device_forest, pairs, pinned, rows<T>, map:<mapping>[/layered<G>], map:all, tuned)\n", tok.c_str());
         return 2;
       }
     }
@@ -134,6 +185,19 @@ int main(int argc, char* argv[]) {
     std::printf("%s: model %s, %zu trees, %d features, %d outputs per row (upload %.3f s), missing fraction %.3f\n",
                 Space::name(), model.c_str(), pred.model().trees.size(), nf, cols, pred.upload_seconds(), missing);
     auto const forest = pred.device_forest(opt);
+    // the forced and tuned Predictors of the map: and tuned paths (same model, other mapping policies)
+    std::vector<std::pair<std::string, kboost::Predictor<Space>>> mapped;
+    for (auto const& c : forced) {
+      kboost::PredictorConfig cfg;
+      cfg.mapping = c;
+      cfg.tune = kboost::PredictorConfig::Tune::kOff;
+      mapped.emplace_back(choice_tool(c), kboost::Predictor<Space>(pred.model(), cfg));
+    }
+    if (run_tuned) {
+      kboost::PredictorConfig cfg;
+      cfg.tune = kboost::PredictorConfig::Tune::kOn;
+      mapped.emplace_back("kboost_tuned", kboost::Predictor<Space>(pred.model(), cfg));
+    }
     if (run_forest && forest.margin_columns() > kMaxOutputs) {
       std::fprintf(stderr, "bench_predict_gpu: device_forest path skipped: more than %d outputs\n", kMaxOutputs);
       run_forest = false;
@@ -153,7 +217,7 @@ int main(int argc, char* argv[]) {
       long long const batch = std::stoll(tok);
       Kokkos::View<float**, Kokkos::LayoutRight, PinnedSpace> hx("bench::hx", batch, nf), hout("bench::hout", batch, cols),
           hout_forest("bench::hout_forest", run_forest ? batch : 0, cols),
-          hout_pairs("bench::hout_pairs", run_pairs || run_pinned ? batch : 0, cols);
+          hout_pairs("bench::hout_pairs", run_pairs || run_pinned || !mapped.empty() ? batch : 0, cols);
       Kokkos::View<float**, Kokkos::LayoutRight, Mem> dx("bench::dx", batch, nf), dout("bench::dout", batch, cols);
       kboost_bench::fill_predict_input(hx.data(), batch, nf, missing);
       kboost::Predictor<Space>::const_matrix_type cdx(dx);
@@ -227,6 +291,23 @@ int main(int argc, char* argv[]) {
             [&] { Kokkos::deep_copy(hout_pairs, dout); }, fence);
         report("kboost_pairs", p, hout_pairs.data());
         compare_with_batch("pairs", hout_pairs.data());
+      }
+      for (auto& entry : mapped) {
+        std::string const& tool = entry.first;
+        auto const& mp = entry.second;  // a reference, not a structured binding: lambdas capture it
+        kboost::PredictChoice const c = mp.config().mapping;
+        if (!kboost::mapping_applies(c.mapping, static_cast<std::size_t>(batch), forest.last_tree - forest.first_tree, false)) {
+          std::printf("%s batch %lld: skipped (the mapping cannot serve this batch)\n", tool.c_str(), batch);
+          continue;
+        }
+        if (mp.tuning()) {
+          upload();
+          std::printf("%s\n", mp.tuned_choice(Space(), cdx, dout, opt).describe().c_str());
+        }
+        auto const p = kboost_bench::measure_point(
+            trials, upload, [&] { mp.predict_into(cdx, dout, opt); }, [&] { Kokkos::deep_copy(hout_pairs, dout); }, fence);
+        report(tool.c_str(), p, hout_pairs.data());
+        compare_with_batch(tool.c_str(), hout_pairs.data());
       }
       if (run_forest) {
         auto const p = kboost_bench::measure_point(
