@@ -61,20 +61,13 @@ struct ShapPathArrays {
 /// Copy HostShapPaths into `MemorySpace` (fenced: usable when this returns).
 template <class MemorySpace>
 ShapPathArrays<MemorySpace> upload_shap_paths(HostShapPaths const& h) {
-  using Index = Kokkos::View<const std::int32_t*, MemorySpace>;
-  struct Field {
-    char const* label;
-    std::vector<std::int32_t> HostShapPaths::*from;
-    Index ShapPathArrays<MemorySpace>::*to;
-  };
   ShapPathArrays<MemorySpace> d;
-  for (Field const& f : {Field{"kboost::shap::tree_path_begin", &HostShapPaths::tree_path_begin, &ShapPathArrays<MemorySpace>::tree_path_begin},
-                         Field{"kboost::shap::path_tree", &HostShapPaths::path_tree, &ShapPathArrays<MemorySpace>::path_tree},
-                         Field{"kboost::shap::step_begin", &HostShapPaths::step_begin, &ShapPathArrays<MemorySpace>::step_begin},
-                         Field{"kboost::shap::term_begin", &HostShapPaths::term_begin, &ShapPathArrays<MemorySpace>::term_begin},
-                         Field{"kboost::shap::term_column", &HostShapPaths::term_column, &ShapPathArrays<MemorySpace>::term_column},
-                         Field{"kboost::shap::column_tree", &HostShapPaths::column_tree, &ShapPathArrays<MemorySpace>::column_tree}})
-    d.*f.to = detail::upload<MemorySpace>(f.label, h.*f.from);
+  d.tree_path_begin = detail::upload<MemorySpace>("kboost::shap::tree_path_begin", h.tree_path_begin);
+  d.path_tree = detail::upload<MemorySpace>("kboost::shap::path_tree", h.path_tree);
+  d.step_begin = detail::upload<MemorySpace>("kboost::shap::step_begin", h.step_begin);
+  d.term_begin = detail::upload<MemorySpace>("kboost::shap::term_begin", h.term_begin);
+  d.term_column = detail::upload<MemorySpace>("kboost::shap::term_column", h.term_column);
+  d.column_tree = detail::upload<MemorySpace>("kboost::shap::column_tree", h.column_tree);
   d.steps = detail::upload<MemorySpace>("kboost::shap::steps", h.steps);
   d.column_mask = detail::upload<MemorySpace>("kboost::shap::column_mask", h.column_mask);
   Kokkos::fence();
