@@ -25,11 +25,13 @@ using DevMatrix = Kokkos::View<float**, Kokkos::LayoutRight, TEST_MEMSPACE>;
 using kboost::PredictChoice;
 using kboost::PredictMapping;
 
-/// Every forced choice: each mapping over the standard layout and layered groups of 1, 8 and 32 trees.
-std::vector<PredictChoice> all_choices() {
+/// Every forced choice: each mapping over the standard layout and layered groups of 1, 8 and 32 trees
+/// (`few_groups`: the standard layout and groups of 8 only, for the larger shared models).
+std::vector<PredictChoice> all_choices(bool few_groups = false) {
   std::vector<PredictChoice> out;
   for (auto m : {PredictMapping::kDefault, PredictMapping::kBlocking, PredictMapping::kPairs, PredictMapping::kRows})
-    for (int g : {0, 1, 8, 32}) out.push_back({m, g});
+    for (int g : {0, 1, 8, 32})
+      if (!few_groups || g == 0 || g == 8) out.push_back({m, g});
   return out;
 }
 
@@ -69,10 +71,10 @@ std::size_t mismatches(kboost::Predictor<TEST_EXECSPACE> const& predictor, kboos
 }
 
 /// Every forced choice on every golden case (of the repository's or the shared models), at the
-/// whole batch and at odd batch sizes (1, 7, 33, 65 rows).
+/// whole batch and at odd batch sizes (1, 7, 33, 65 rows); the shared models with fewer layouts.
 void check_all_choices(bool shared_models) {
-  int const checked = kboost::test::for_each_golden_case(shared_models, [](kboost::test::GoldenCase const& c) {
-    for (PredictChoice const choice : all_choices()) {
+  int const checked = kboost::test::for_each_golden_case(shared_models, [&](kboost::test::GoldenCase const& c) {
+    for (PredictChoice const choice : all_choices(shared_models)) {
       kboost::PredictorConfig cfg;
       cfg.mapping = choice;
       cfg.tune = kboost::PredictorConfig::Tune::kOff;
