@@ -22,14 +22,6 @@ namespace {
 
 constexpr std::int32_t kFeatureMask = 0x7fffffff;
 
-/// Lanes n .. up to a multiple of `width` in lane 0's tree, taking no step (their reads stay valid).
-void pad_lanes(HostWalkLanes& lanes, int width) {
-  for (int l = lanes.n; l % width != 0; ++l) {
-    lanes.base[l] = lanes.base[0];
-    lanes.depth[l] = 0;
-  }
-}
-
 /// One lane at a time: the split rule as written (numeric_goes_left on the packed key).
 void walk_scalar(HostSplits const& s, float const* x, std::int32_t feature_stride, float missing, HostWalkLanes& L) {
   for (int l = 0; l < L.n; ++l) L.pos[l] = 0;
@@ -46,6 +38,14 @@ void walk_scalar(HostSplits const& s, float const* x, std::int32_t feature_strid
 }
 
 #if KBOOST_HOST_WALK_X86
+/// Lanes n .. up to a multiple of `width` in lane 0's tree, taking no step (their reads stay valid).
+void pad_lanes(HostWalkLanes& lanes, int width) {
+  for (int l = lanes.n; l % width != 0; ++l) {
+    lanes.base[l] = lanes.base[0];
+    lanes.depth[l] = 0;
+  }
+}
+
 /// Entries at[i] (0 ≤ at[i] < 16) of the 16 int32 from `first`, by two permutes and a blend on bit 3:
 /// a level of at most 16 nodes of one tree without a gather.
 __attribute__((target("avx2"))) inline __m256i pick16_avx2(std::int32_t const* first, __m256i at) {
