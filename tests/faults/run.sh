@@ -12,9 +12,9 @@
 #          by the model, prediction and checkpoint writes; after the disk grows, --resume from the
 #          checkpoints that were written finishes with the bytes of an uninterrupted run. Skipped
 #          (exit 77) where namespaces are not allowed.
-#   run.sh <kill|limit|full> <kboost> <work dir> [kills per target, default 12]
+#   run.sh <kill|limit|full> <kboost> <work dir> [kills per target, default 8]
 set -euo pipefail
-what=$1 kboost=$2 work=$3 kills=${4:-12}
+what=$1 kboost=$2 work=$3 kills=${4:-8}
 if [ "$what" = full ] && [ -z "${KBOOST_FAULTS_IN_NAMESPACE:-}" ]; then
   if ! unshare --user --map-root-user --mount true 2>/dev/null; then
     echo "SKIP: no user and mount namespace here (unshare --user --map-root-user --mount failed), so no private tmpfs to fill"
@@ -25,12 +25,12 @@ fi
 rm -rf "$work" && mkdir -p "$work" && cd "$work"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
-# Noise labels on 20 features: every tree grows to full depth, so the model is several MB and its
+# Noise labels on 20 features: every tree grows to full depth, so the model is about half a MB and its
 # write takes long enough to be interrupted.
 awk 'BEGIN { srand(7); for (i = 0; i < 2000; ++i) { printf "%.4f", rand(); for (j = 1; j <= 20; ++j) printf " %d:%.4f", j, rand(); print "" } }' > noise.svm
 train=noise.svm
 args=(train --data "$train" --format libsvm --objective reg:squarederror --max_depth 8 --eta 0.05 --quiet)
-rounds=120
+rounds=60
 
 "$kboost" "${args[@]}" --num-round 2 --model-out old.json          # the "old" file every target starts as
 "$kboost" "${args[@]}" --num-round $rounds --model-out new.json    # what a finished write holds
