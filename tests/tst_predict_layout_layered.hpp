@@ -204,7 +204,9 @@ TEST_CASE("predict_layout_layered " TEST_BACKEND ": every mapping and layout is 
 
 TEST_CASE("predict_layout_layered " TEST_BACKEND ": every mapping and layout is bit-identical to XGBoost 3.2 on every shared model",
           "[predict][golden][layout][shared]") {
-  check_all_choices(true, all_choices(true));
+  std::vector<PredictChoice> choices = all_choices(true);
+  for (int g : {0, 8}) choices.push_back({PredictMapping::kBlocking, g, 4});
+  check_all_choices(true, choices);
 }
 
 TEST_CASE("predict_layout_layered " TEST_BACKEND ": a group's trees are interleaved level by level", "[predict][layout]") {
