@@ -162,7 +162,7 @@ int main(int argc, char* argv[]) {
       else if (tok.rfind("rows", 0) == 0 && tok.size() > 4 && tok.find_first_not_of("0123456789", 4) == std::string::npos)
         row_teams.push_back(std::stoi(tok.substr(4)));
       else {
-        std::fprintf(stderr, "bench_predict_gpu: unknown path '%s' (batch, device_forest, pairs, pinned, rows<T>, map:<mapping>[/layered<G>], map:all, tuned)\n", tok.c_str());
+        std::fprintf(stderr, "bench_predict_gpu: unknown path '%s' (batch, device_forest, pairs, pinned, rows<T>, map:<mapping>[/layered<G>][/staged<K>], map:all, tuned)\n", tok.c_str());
         return 2;
       }
     }
