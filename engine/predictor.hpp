@@ -101,6 +101,10 @@ class Predictor {
     bool const env_tune = config_.tune == PredictorConfig::Tune::kFromEnv && predict_tune_from_env();
     if (config_.mapping.layered_group < 0)
       throw std::invalid_argument("PredictorConfig: layered_group must be >= 0, got " + std::to_string(config_.mapping.layered_group));
+    if (!config_.mapping.valid())
+      throw std::invalid_argument("PredictorConfig: mapping " + config_.mapping.name() + " is not a choice (staged levels 0 to " +
+                                  std::to_string(kMaxStagedLevels) + ", with the blocking only; groups up to " +
+                                  std::to_string(kMaxLayeredGroup) + ")");
     tune_ = config_.mapping.is_default() && (env_tune || config_.tune == PredictorConfig::Tune::kOn);
     tune_state_ = std::make_shared<PredictTuneState>(config_.tune_dir);
     auto t0 = std::chrono::steady_clock::now();
@@ -324,6 +328,7 @@ class Predictor {
     p.missing = opt.missing;
     default_blocking(space, X.extent(0), range.second - range.first, p);
     set_mapping(space, choice.mapping, X.extent(0), range.second - range.first, p);
+    p.staged_levels = choice.staged_levels;
     constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, memory_space>::accessible;
     std::unique_lock<std::mutex> lock;
     if (host) lock = std::unique_lock<std::mutex>(detail::host_launch_mutex());

@@ -21,6 +21,7 @@
 #include <kboost/core/output_transform.hpp>
 #include <kboost/core/portable_math.hpp>
 #include <kboost/kernels/device_forest.hpp>
+#include <kboost/kernels/predict_staged.hpp>
 #include <kboost/kernels/split_rule.hpp>
 
 namespace kboost {
@@ -60,6 +61,10 @@ struct PredictKernelParams {
   /// Device batches that device_pairs_apply: (tree, row) pairs over the whole device, then the
   /// ordered sum (kernels/predict_pairs.hpp).
   bool spread_pairs = false;
+  /// Levels K of every tree of a chunk that the team stages in team scratch first
+  /// (kernels/predict_staged.hpp), so each walk's first K decisions read scratch; clamped to what
+  /// fits level-0 scratch (staged_fit, which may shorten the chunks), 0: none. The blocking only.
+  int staged_levels = 0;
 };
 
 /// Whether a device batch takes predict_pairs: values (not pred_leaf), at most kDevicePairMaxBatch
@@ -161,11 +166,14 @@ struct ForestTeamKernel {
   using scratch_view = Kokkos::View<T*, scratch_t, Kokkos::MemoryUnmanaged>;
 
   /// A team's rows [row0, row0 + nr) and its scratch: leaf words (R × C), the chunk's output
-  /// columns (C), accumulators (R × K) and the staged rows (R × n_feat, or none).
+  /// columns (C), accumulators (R × K), the staged rows (R × n_feat, or none) and the chunk's staged
+  /// top levels (C × S heap entries and their positions, or none).
   struct Block {
     int row0, nr;
     scratch_view<std::int32_t> leaf, group;
     scratch_view<float> acc, xs;
+    scratch_view<PredictNode> top;
+    scratch_view<std::int32_t> top_pos;
   };
 
   DeviceForest<MemorySpace> f;
@@ -174,6 +182,7 @@ struct ForestTeamKernel {
   OutView out;
   PredictKernelParams prm;
   int n_rows, n_feat, R, C, K, xs_len, level;
+  int staged, S;    ///< levels staged per tree (0: none) and their heap entries per tree
   bool stage;       ///< rows copied into scratch first
   bool has_bm;      ///< base_margin given per row
   bool words;       ///< the walk keeps leaf words (leaf_values_in_scratch), not slots
@@ -187,6 +196,7 @@ struct ForestTeamKernel {
       int const nc = (te - c0) < C ? (te - c0) : C;
       if (!prm.pred_leaf && K > 1 && !f.vector_leaf)  // the chunk's output columns, for the sum below
         Kokkos::parallel_for(Kokkos::TeamThreadRange(m, nc), [&](int t) { b.group(t) = f.tree_group(c0 + t); });
+      if (staged > 0) stage_top_levels(m, b, c0, nc);
       if (level_sync) walk_by_tree(m, b, c0, nc);
       else walk_by_pair(m, b, c0, nc);
       m.team_barrier();
@@ -206,7 +216,34 @@ struct ForestTeamKernel {
     scratch_view<std::int32_t> group(m.team_scratch(level), C);
     scratch_view<float> acc(m.team_scratch(level), R * K);
     scratch_view<float> xs(m.team_scratch(level), xs_len);
-    return Block{row0, nr, leaf, group, acc, xs};
+    scratch_view<PredictNode> top(m.team_scratch(level), C * S);
+    scratch_view<std::int32_t> top_pos(m.team_scratch(level), C * S);
+    return Block{row0, nr, leaf, group, acc, xs, top, top_pos};
+  }
+
+  /// The top `staged` levels of the chunk's trees into the block's heaps, level by level (an entry
+  /// reads its parent's), then a barrier: every walk of the chunk reads them.
+  KOKKOS_INLINE_FUNCTION void stage_top_levels(member_t const& m, Block const& b, int c0, int nc) const {
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(m, nc), [&](int t) {
+      b.top(t * S) = f.nodes(f.tree_begin(c0 + t));
+      b.top_pos(t * S) = 0;
+    });
+    m.team_barrier();
+    for (int l = 1; l < staged; ++l) {
+      int const width = 1 << l;
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(m, nc * width), [&](int k) {
+        int const t = k / width;
+        stage_heap_entry(f, c0 + t, width - 1 + k % width, &b.top(t * S), &b.top_pos(t * S));
+      });
+      m.team_barrier();
+    }
+  }
+
+  /// Leaf slot of (tree c0 + t, row r) of the block: through the staged levels when there are some.
+  template <class Row>
+  KOKKOS_INLINE_FUNCTION std::int32_t leaf_slot(Block const& b, int c0, int t, Row const& x) const {
+    if (staged > 0) return traverse_staged(f, c0 + t, x, prm.missing, &b.top(t * S), &b.top_pos(t * S), staged);
+    return traverse_tree(f, c0 + t, x, prm.missing);
   }
 
   /// Stages the block's rows (when `stage`) and starts its accumulators at the base margins.
@@ -258,8 +295,7 @@ struct ForestTeamKernel {
   KOKKOS_INLINE_FUNCTION void walk_by_pair(member_t const& m, Block const& b, int c0, int nc) const {
     Kokkos::parallel_for(Kokkos::TeamThreadRange(m, nc * b.nr), [&](int k) {
       int const t = k / b.nr, r = k % b.nr;
-      std::int32_t const l = stage ? traverse_tree(f, c0 + t, &b.xs(r * n_feat), prm.missing)
-                                   : traverse_tree(f, c0 + t, ViewRow<XView>{X, b.row0 + r}, prm.missing);
+      std::int32_t const l = stage ? leaf_slot(b, c0, t, &b.xs(r * n_feat)) : leaf_slot(b, c0, t, ViewRow<XView>{X, b.row0 + r});
       if (prm.pred_leaf) out(b.row0 + r, c0 - prm.tree_begin + t) = static_cast<float>(f.node_ids(l));
       else b.leaf(r * C + t) = keep(c0 + t, l);
     });
@@ -325,21 +361,28 @@ void predict_forest(ExecutionSpace const& space, DeviceForest<MemorySpace> const
   int const n_rows = static_cast<int>(X.extent(0));
   int const n_feat = static_cast<int>(X.extent(1));
   if (n_rows == 0) return;
-  int const R = p.rows_per_team, C = p.trees_per_chunk, K = p.n_outputs;
+  int const R = p.rows_per_team, K = p.n_outputs;
   bool const stage = static_cast<long>(R) * n_feat <= 4096;
   int const xs_len = stage ? R * n_feat : 0;
-  std::size_t const bytes = Kokkos::View<std::int32_t*, scratch_t>::shmem_size(R * C) +
-                            Kokkos::View<std::int32_t*, scratch_t>::shmem_size(C) +
-                            Kokkos::View<float*, scratch_t>::shmem_size(R * K) +
-                            Kokkos::View<float*, scratch_t>::shmem_size(xs_len);
+  auto const scratch_bytes = [&](int trees, int slots) -> std::size_t {
+    return Kokkos::View<std::int32_t*, scratch_t>::shmem_size(R * trees) + Kokkos::View<std::int32_t*, scratch_t>::shmem_size(trees) +
+           Kokkos::View<float*, scratch_t>::shmem_size(R * K) + Kokkos::View<float*, scratch_t>::shmem_size(xs_len) +
+           Kokkos::View<PredictNode*, scratch_t>::shmem_size(trees * slots) +
+           Kokkos::View<std::int32_t*, scratch_t>::shmem_size(trees * slots);
+  };
+  std::size_t const level0 = static_cast<std::size_t>(policy_t::scratch_size_max(0));
+  StagedFit const top = p.staged_levels > 0 ? staged_fit(p.staged_levels, p.trees_per_chunk, scratch_bytes, level0)
+                                            : StagedFit{0, p.trees_per_chunk};
+  int const C = top.trees, S = staged_slots(top.levels);
+  std::size_t const bytes = scratch_bytes(C, S);
   int const league = (n_rows + R - 1) / R;
-  int const level = bytes <= static_cast<std::size_t>(policy_t::scratch_size_max(0)) ? 0 : 1;
+  int const level = bytes <= level0 ? 0 : 1;
   constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemorySpace>::accessible;
-  kernel_t body{f, X, base_margin, out, p, n_rows, n_feat, R, C, K, xs_len, level, stage,
+  kernel_t body{f, X, base_margin, out, p, n_rows, n_feat, R, C, K, xs_len, level, top.levels, S, stage,
                 /*has_bm=*/base_margin.extent(0) > 0,
                 /*words=*/p.leaf_values_in_scratch && !p.pred_leaf,
                 // level-synchronous walk when a thread has the whole block
-                /*level_sync=*/host && p.team_size == 1 && R <= kHostWideBlock};
+                /*level_sync=*/host && p.team_size == 1 && R <= kHostWideBlock && top.levels == 0};
   // The team size the kernel's registers allow (a large small-batch team may not fit).
   policy_t probe(space, league, 1);
   probe.set_scratch_size(level, Kokkos::PerTeam(bytes));

@@ -29,9 +29,12 @@
 ///                  PredictorConfig::mapping; kernels/predict_mapping.hpp): <choice> is blocking, pairs
 ///                  or rows, optionally followed by /layered<G> (the trees interleaved level by level in
 ///                  groups of G, kernels/predict_layout_layered.hpp), e.g. map:blocking/layered8 (tool
-///                  "kboost_map_blocking_layered8"); batches the mapping cannot serve (pairs beyond
+///                  "kboost_map_blocking_layered8"), and for blocking by /staged<K> (the top K levels of
+///                  a chunk's trees in team scratch, kernels/predict_staged.hpp), e.g.
+///                  map:blocking/staged4 or map:blocking/layered8/staged4; batches the mapping cannot serve (pairs beyond
 ///                  kDevicePairMaxWords leaf words) are skipped; bits compared with the batch path's.
-///   map:all        every map:<choice> the tuner tries (3 mappings × the standard layout and kLayeredGroups).
+///   map:all        every map:<choice> the tuner tries (3 mappings × the standard layout and kLayeredGroups,
+///                  and blocking/staged<K> for each kStagedLevelCandidates).
 ///   tuned          Predictor::predict_into with the tuned mapping (PredictorConfig::Tune::kOn; the tune
 ///                  store of TuneStore::default_dir(), KBOOST_TUNE_DIR); the first call of each batch
 ///                  class measures (untimed here), the line "predict tune ..." says what was chosen.
@@ -97,20 +100,11 @@ void predict_in_user_kernel(Forest const& forest, int k, XView const& X, OutView
       });
 }
 
-/// The PredictChoice of a map:<choice> path ("blocking", "pairs/layered8", ...), or nothing.
+/// The PredictChoice of a map:<choice> path ("blocking", "pairs/layered8", "blocking/layered8/staged4",
+/// ...: PredictChoice::parse, the default mapping excluded), or nothing.
 std::optional<kboost::PredictChoice> parse_choice(std::string const& text) {
-  std::string const mapping = text.substr(0, text.find('/'));
-  kboost::PredictChoice c;
-  if (mapping == "blocking") c.mapping = kboost::PredictMapping::kBlocking;
-  else if (mapping == "pairs") c.mapping = kboost::PredictMapping::kPairs;
-  else if (mapping == "rows") c.mapping = kboost::PredictMapping::kRows;
-  else return std::nullopt;
-  if (text.size() == mapping.size()) return c;
-  std::string const layout = text.substr(mapping.size() + 1);
-  if (layout.rfind("layered", 0) != 0 || layout.size() == 7 || layout.find_first_not_of("0123456789", 7) != std::string::npos)
-    return std::nullopt;
-  c.layered_group = std::stoi(layout.substr(7));
-  return c.layered_group > 0 ? std::optional<kboost::PredictChoice>(c) : std::nullopt;
+  auto const c = kboost::PredictChoice::parse(text);
+  return c && c->mapping != kboost::PredictMapping::kDefault ? c : std::nullopt;
 }
 
 /// Tool name of a choice: "kboost_map_" + its name with '/' as '_'.
@@ -168,7 +162,7 @@ int main(int argc, char* argv[]) {
       else if (tok.rfind("rows", 0) == 0 && tok.size() > 4 && tok.find_first_not_of("0123456789", 4) == std::string::npos)
         row_teams.push_back(std::stoi(tok.substr(4)));
       else {
-        std::fprintf(stderr, "bench_predict_gpu: unknown path '%s' (batch, device_forest, pairs, pinned, rows<T>, map:<mapping>[/layered<G>], map:all, tuned)\n", tok.c_str());
+        std::fprintf(stderr, "bench_predict_gpu: unknown path '%s' (batch, device_forest, pairs, pinned, rows<T>, map:<mapping>[/layered<G>][/staged<K>], map:all, tuned)\n", tok.c_str());
         return 2;
       }
     }
