@@ -1,12 +1,21 @@
 /// \file predict_quickscorer.cpp
 /// QuickScorer's tables (kernels/predict_quickscorer.hpp; Lucchese et al., SIGIR 2015): leaves numbered
 /// left to right by an in-order walk of each flattened tree, the masks of its split nodes, and every
-/// feature's nodes sorted by threshold. Plain host code, also compiled (never run) in CUDA/HIP builds.
+/// feature's nodes sorted by threshold; the bitvectors of a group of rows, scalar or in AVX2 (a function
+/// compiled for avx2 by target attribute and chosen at run time, as kernels/host_walk.cpp does). Plain
+/// host code, also compiled (never run) in CUDA/HIP builds, which get the scalar body only.
 #include <kboost/kernels/predict_quickscorer.hpp>
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(__CUDACC__) && !defined(__HIPCC__)
+#define KBOOST_QUICKSCORER_X86 1
+#include <immintrin.h>
+#else
+#define KBOOST_QUICKSCORER_X86 0
+#endif
 
 namespace kboost {
 
@@ -94,6 +103,68 @@ std::string forest_refusal(HostForest const& h, int n_outputs) {
   return "";
 }
 
+/// Row g's false nodes on a missing feature j: its default-right nodes.
+void and_missing(QuickScorerForest const& qs, int j, int g, std::uint64_t* bits) {
+  for (std::int32_t i = qs.missing_begin[j]; i < qs.missing_begin[j + 1]; ++i)
+    bits[qs.missing_tree[i] * kQuickScorerGroup + g] &= qs.missing_mask[i];
+}
+
+/// quickscorer_exit_bits row by row: per feature, the missing pass or the scan while the row goes right.
+void exit_bits_scalar(QuickScorerForest const& qs, float const* x, std::ptrdiff_t row_stride,
+                      std::ptrdiff_t feature_stride, float missing, int n, std::uint64_t* bits) {
+  float const* threshold = qs.threshold.data();
+  std::int32_t const* tree = qs.tree.data();
+  std::uint64_t const* mask = qs.mask.data();
+  for (int g = 0; g < n; ++g) {
+    float const* row = x + g * row_stride;
+    for (int j = 0; j < qs.n_features; ++j) {
+      float const v = row[j * feature_stride];
+      if (is_missing(v, missing)) {
+        and_missing(qs, j, g, bits);
+        continue;
+      }
+      std::int32_t const end = qs.feature_begin[j + 1];
+      for (std::int32_t i = qs.feature_begin[j]; i < end && !(v < threshold[i]); ++i)
+        bits[tree[i] * kQuickScorerGroup + g] &= mask[i];
+    }
+  }
+}
+
+#if KBOOST_QUICKSCORER_X86
+/// quickscorer_exit_bits for up to 8 rows in AVX2: per feature, the rows' values in one vector
+/// (missing rows and unused lanes stop at once and take the missing pass), then the feature's nodes
+/// in threshold order while any row goes right; at each node every tree word of the group is ANDed
+/// with (stops | mask), so the rows that go left keep their bits.
+__attribute__((target("avx2"))) void exit_bits_avx2(QuickScorerForest const& qs, float const* x,
+                                                    std::ptrdiff_t row_stride, std::ptrdiff_t feature_stride,
+                                                    float missing, int n, std::uint64_t* bits) {
+  float const* threshold = qs.threshold.data();
+  std::int32_t const* tree = qs.tree.data();
+  std::uint64_t const* mask = qs.mask.data();
+  __m256 const missing_v = _mm256_set1_ps(missing);
+  alignas(32) float v[kQuickScorerGroup];
+  for (int j = 0; j < qs.n_features; ++j) {
+    for (int g = 0; g < kQuickScorerGroup; ++g)
+      v[g] = g < n ? x[g * row_stride + j * feature_stride] : std::numeric_limits<float>::quiet_NaN();
+    __m256 const values = _mm256_load_ps(v);
+    __m256 const miss = _mm256_or_ps(_mm256_cmp_ps(values, values, _CMP_UNORD_Q), _mm256_cmp_ps(values, missing_v, _CMP_EQ_OQ));
+    for (int m = _mm256_movemask_ps(miss) & ((1 << n) - 1); m != 0; m &= m - 1) and_missing(qs, j, __builtin_ctz(m), bits);
+    std::int32_t const end = qs.feature_begin[j + 1];
+    for (std::int32_t i = qs.feature_begin[j]; i < end; ++i) {
+      __m256 const stop = _mm256_or_ps(_mm256_cmp_ps(values, _mm256_set1_ps(threshold[i]), _CMP_LT_OQ), miss);
+      if (_mm256_movemask_ps(stop) == 0xff) break;
+      __m256i const stop32 = _mm256_castps_si256(stop);
+      __m256i const m64 = _mm256_set1_epi64x(static_cast<long long>(mask[i]));
+      __m256i const keep_low = _mm256_or_si256(_mm256_cvtepi32_epi64(_mm256_castsi256_si128(stop32)), m64);
+      __m256i const keep_high = _mm256_or_si256(_mm256_cvtepi32_epi64(_mm256_extracti128_si256(stop32, 1)), m64);
+      __m256i* w = reinterpret_cast<__m256i*>(bits + tree[i] * kQuickScorerGroup);
+      _mm256_storeu_si256(w, _mm256_and_si256(_mm256_loadu_si256(w), keep_low));
+      _mm256_storeu_si256(w + 1, _mm256_and_si256(_mm256_loadu_si256(w + 1), keep_high));
+    }
+  }
+}
+#endif
+
 }  // namespace
 
 std::string quickscorer_refusal(HostForest const& h, int n_outputs) {
@@ -128,6 +199,20 @@ QuickScorerForest build_quickscorer(HostForest const& h, int n_outputs) {
     qs.missing_mask.push_back(n.mask);
   }
   return qs;
+}
+
+void quickscorer_exit_bits(QuickScorerForest const& qs, HostIsa isa, float const* x, std::ptrdiff_t row_stride,
+                           std::ptrdiff_t feature_stride, float missing, int n, std::uint64_t* bits) {
+  std::fill(bits, bits + static_cast<std::size_t>(qs.n_trees) * kQuickScorerGroup, ~std::uint64_t{0});
+#if KBOOST_QUICKSCORER_X86
+  if (isa == HostIsa::kAvx2 || isa == HostIsa::kAvx512) {
+    exit_bits_avx2(qs, x, row_stride, feature_stride, missing, n, bits);
+    return;
+  }
+#else
+  (void)isa;
+#endif
+  exit_bits_scalar(qs, x, row_stride, feature_stride, missing, n, bits);
 }
 
 }  // namespace kboost

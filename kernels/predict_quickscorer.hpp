@@ -69,11 +69,22 @@ inline int lowest_set_bit(std::uint64_t bits) {
 #endif
 }
 
+/// Rows whose bitvectors quickscorer_exit_bits computes together (one AVX2 vector of floats).
+constexpr int kQuickScorerGroup = 8;
+
+/// The bitvectors of `n` (1 ≤ n ≤ kQuickScorerGroup) rows, row g's feature j at x[g · row_stride + j ·
+/// feature_stride], into bits[t · kQuickScorerGroup + g] for every tree t of `qs`: all ones ANDed with
+/// the masks of the row's false nodes (numeric_goes_left; `missing` also missing besides NaN). With
+/// `isa` kAvx2 or kAvx512 the rows scan each feature's nodes together in AVX2 (until every row goes
+/// left); kScalar, and builds without x86 SIMD, row by row. Every ISA gives the same words.
+void quickscorer_exit_bits(QuickScorerForest const& qs, HostIsa isa, float const* x, std::ptrdiff_t row_stride,
+                           std::ptrdiff_t feature_stride, float missing, int n, std::uint64_t* bits);
+
 namespace detail {
-/// predict_quickscorer's work for one block: per row, each tree's bitvector (all trees of the tables,
-/// in a buffer of qs.n_trees words) from the row's false nodes, then the exit leaves of trees
-/// [first_tree, last_tree) added in tree order as HostBlockPredict::add_lanes adds them; start and
-/// finish are the block walk's.
+/// predict_quickscorer's work for one block: per group of kQuickScorerGroup rows, every tree's
+/// bitvector (all trees of the tables, in a buffer of qs.n_trees groups of words;
+/// quickscorer_exit_bits), then the exit leaves of trees [first_tree, last_tree) added in tree order
+/// as HostBlockPredict::add_lanes adds them; start and finish are the block walk's.
 template <class MemorySpace, class XView, class OutView>
 struct QuickScorerPredict {
   HostBlockPredict<MemorySpace, XView, OutView> block;
@@ -84,46 +95,35 @@ struct QuickScorerPredict {
     int const nr = std::min(block.rows_per_block, block.n_rows - row0);
     float acc[kHostBlockAccFloats];
     block.start(row0, nr, acc);
-    std::unique_ptr<std::uint64_t[]> bits(new std::uint64_t[static_cast<std::size_t>(qs->n_trees)]);
+    std::unique_ptr<std::uint64_t[]> bits(new std::uint64_t[static_cast<std::size_t>(qs->n_trees) * kQuickScorerGroup]);
     float const* x = block.X.data() + row0 * block.row_stride;
-    for (int r = 0; r < nr; ++r) {
-      exit_bits(x + r * block.row_stride, bits.get());
-      add_leaves(r, bits.get(), acc);
+    for (int r = 0; r < nr; r += kQuickScorerGroup) {
+      int const n = std::min(kQuickScorerGroup, nr - r);
+      quickscorer_exit_bits(*qs, block.splits.isa, x + r * block.row_stride, block.row_stride, block.feature_stride,
+                            block.f.missing, n, bits.get());
+      add_leaves(r, n, bits.get(), acc);
     }
     block.finish(row0, nr, acc);
   }
 
-  /// Every tree's bitvector for the row at `x`: all ones ANDed with the masks of its false nodes.
-  void exit_bits(float const* x, std::uint64_t* bits) const {
-    for (int t = 0; t < qs->n_trees; ++t) bits[t] = ~std::uint64_t{0};
-    float const* threshold = qs->threshold.data();
-    std::int32_t const* tree = qs->tree.data();
-    std::uint64_t const* mask = qs->mask.data();
-    for (int j = 0; j < qs->n_features; ++j) {
-      float const v = x[j * block.feature_stride];
-      if (is_missing(v, block.f.missing)) {
-        for (std::int32_t i = qs->missing_begin[j]; i < qs->missing_begin[j + 1]; ++i)
-          bits[qs->missing_tree[i]] &= qs->missing_mask[i];
-        continue;
-      }
-      std::int32_t const end = qs->feature_begin[j + 1];
-      for (std::int32_t i = qs->feature_begin[j]; i < end && !(v < threshold[i]); ++i) bits[tree[i]] &= mask[i];
-    }
-  }
-
-  /// The exit leaves of trees [first_tree, last_tree) added in tree order to row r's accumulators.
-  void add_leaves(int r, std::uint64_t const* bits, float* acc) const {
+  /// The exit leaves of trees [first_tree, last_tree) added in tree order to the accumulators of the
+  /// block's rows r .. r + n - 1.
+  void add_leaves(int r, int n, std::uint64_t const* bits, float* acc) const {
     auto const& f = block.f;
     float const* leaf = qs->leaf_value.data();
     std::int32_t const* leaf_begin = qs->leaf_begin.data();
-    if (f.tree_weight.data != nullptr) {
-      for (int t = f.first_tree; t < f.last_tree; ++t)
-        acc[f.tree_group(t) * block.rows_per_block + r] +=
-            (0.0f + leaf[leaf_begin[t] + lowest_set_bit(bits[t])]) * f.tree_weight(t);
-      return;
+    bool const dart = f.tree_weight.data != nullptr;
+    for (int t = f.first_tree; t < f.last_tree; ++t) {
+      float* a = acc + f.tree_group(t) * block.rows_per_block + r;
+      float const* tree_leaf = leaf + leaf_begin[t];
+      std::uint64_t const* w = bits + static_cast<std::size_t>(t) * kQuickScorerGroup;
+      if (dart) {
+        float const weight = f.tree_weight(t);
+        for (int g = 0; g < n; ++g) a[g] += (0.0f + tree_leaf[lowest_set_bit(w[g])]) * weight;
+      } else {
+        for (int g = 0; g < n; ++g) a[g] += tree_leaf[lowest_set_bit(w[g])];
+      }
     }
-    for (int t = f.first_tree; t < f.last_tree; ++t)
-      acc[f.tree_group(t) * block.rows_per_block + r] += leaf[leaf_begin[t] + lowest_set_bit(bits[t])];
   }
 };
 }  // namespace detail

@@ -121,7 +121,8 @@ auto predict_on(P& p, kboost::HostPath path, QsMatrix const& X, kboost::PredictO
   return Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), p.predict(X, opt, bm));
 }
 
-/// QuickScorer's bytes equal the block walk's and the team kernel's for `p` on `X` (base margins
+/// QuickScorer's bytes, row by row (kScalar) and in groups (the widest ISA), equal the block walk's
+/// and the team kernel's for `p` on `X` (base margins
 /// `bm`, or extent 0), margins and outputs, over the whole range and the range's middle rounds.
 /// Returns the number of differing results (0 expected).
 template <class P>
@@ -134,11 +135,14 @@ int quickscorer_mismatches(P& p, QsMatrix const& X, float missing, QsConstMatrix
       opt.missing = missing;
       opt.output_margin = margin;
       if (range == 1 && rounds > 2) opt.iteration_begin = 1, opt.iteration_end = rounds - 1;
-      auto const qs = predict_on(p, kboost::HostPath::kQuickScorer, X, opt, bm);
       auto const block = predict_on(p, kboost::HostPath::kBlock, X, opt, bm);
       auto const team = predict_on(p, kboost::HostPath::kTeam, X, opt, bm);
-      bad += std::memcmp(qs.data(), block.data(), qs.size() * sizeof(float)) != 0;
-      bad += std::memcmp(qs.data(), team.data(), qs.size() * sizeof(float)) != 0;
+      for (kboost::HostIsa isa : {kboost::HostIsa::kScalar, kboost::best_host_isa()}) {
+        p.set_host_isa(isa);
+        auto const qs = predict_on(p, kboost::HostPath::kQuickScorer, X, opt, bm);
+        bad += std::memcmp(qs.data(), block.data(), qs.size() * sizeof(float)) != 0;
+        bad += std::memcmp(qs.data(), team.data(), qs.size() * sizeof(float)) != 0;
+      }
     }
   return bad;
 }
