@@ -23,7 +23,7 @@ namespace {
 
 /// One split node on its way into the tables.
 struct QuickScorerNode {
-  std::int32_t feature, tree;
+  std::int32_t feature, tree, list = 0;  ///< list: the (chunk, feature) list the node goes to
   float threshold;
   std::uint64_t mask;
   bool default_left;
@@ -62,7 +62,7 @@ struct TreeNumbering {
     if (!walk(left, depth + 1)) return false;
     int const count = n_leaves - first;
     std::uint64_t const ones = count == 64 ? ~std::uint64_t{0} : ((std::uint64_t{1} << count) - 1);
-    nodes.push_back(QuickScorerNode{n.feature, tree, n.value, ~(ones << first), n.default_left()});
+    nodes.push_back(QuickScorerNode{n.feature, tree, 0, n.value, ~(ones << first), n.default_left()});
     return walk(left + 1, depth + 1);
   }
 
@@ -72,10 +72,10 @@ struct TreeNumbering {
   }
 };
 
-/// The per-feature offsets of `nodes` (sorted by feature) for `n_features` features.
-std::vector<std::int32_t> feature_offsets(std::vector<QuickScorerNode> const& nodes, int n_features) {
-  std::vector<std::int32_t> begin(static_cast<std::size_t>(n_features) + 1, 0);
-  for (auto const& n : nodes) ++begin[static_cast<std::size_t>(n.feature) + 1];
+/// The offsets of `nodes` (sorted by list) for `n_lists` lists.
+std::vector<std::int32_t> list_offsets(std::vector<QuickScorerNode> const& nodes, int n_lists) {
+  std::vector<std::int32_t> begin(static_cast<std::size_t>(n_lists) + 1, 0);
+  for (auto const& n : nodes) ++begin[static_cast<std::size_t>(n.list) + 1];
   for (std::size_t j = 1; j < begin.size(); ++j) begin[j] += begin[j - 1];
   return begin;
 }
@@ -103,15 +103,18 @@ std::string forest_refusal(HostForest const& h, int n_outputs) {
   return "";
 }
 
-/// Row g's false nodes on a missing feature j: its default-right nodes.
-void and_missing(QuickScorerForest const& qs, int j, int g, std::uint64_t* bits) {
-  for (std::int32_t i = qs.missing_begin[j]; i < qs.missing_begin[j + 1]; ++i)
+/// Row g's false nodes on a missing feature j in the chunk whose lists start at `list`: its
+/// default-right nodes.
+void and_missing(QuickScorerForest const& qs, int list, int j, int g, std::uint64_t* bits) {
+  std::int32_t const* begin = qs.missing_begin.data() + list;
+  for (std::int32_t i = begin[j]; i < begin[j + 1]; ++i)
     bits[qs.missing_tree[i] * kQuickScorerGroup + g] &= qs.missing_mask[i];
 }
 
 /// quickscorer_exit_bits row by row: per feature, the missing pass or the scan while the row goes right.
-void exit_bits_scalar(QuickScorerForest const& qs, float const* x, std::ptrdiff_t row_stride,
+void exit_bits_scalar(QuickScorerForest const& qs, int list, float const* x, std::ptrdiff_t row_stride,
                       std::ptrdiff_t feature_stride, float missing, int n, std::uint64_t* bits) {
+  std::int32_t const* begin = qs.feature_begin.data() + list;
   float const* threshold = qs.threshold.data();
   std::int32_t const* tree = qs.tree.data();
   std::uint64_t const* mask = qs.mask.data();
@@ -120,11 +123,11 @@ void exit_bits_scalar(QuickScorerForest const& qs, float const* x, std::ptrdiff_
     for (int j = 0; j < qs.n_features; ++j) {
       float const v = row[j * feature_stride];
       if (is_missing(v, missing)) {
-        and_missing(qs, j, g, bits);
+        and_missing(qs, list, j, g, bits);
         continue;
       }
-      std::int32_t const end = qs.feature_begin[j + 1];
-      for (std::int32_t i = qs.feature_begin[j]; i < end && !(v < threshold[i]); ++i)
+      std::int32_t const end = begin[j + 1];
+      for (std::int32_t i = begin[j]; i < end && !(v < threshold[i]); ++i)
         bits[tree[i] * kQuickScorerGroup + g] &= mask[i];
     }
   }
@@ -135,9 +138,10 @@ void exit_bits_scalar(QuickScorerForest const& qs, float const* x, std::ptrdiff_
 /// (missing rows and unused lanes stop at once and take the missing pass), then the feature's nodes
 /// in threshold order while any row goes right; at each node every tree word of the group is ANDed
 /// with (stops | mask), so the rows that go left keep their bits.
-__attribute__((target("avx2"))) void exit_bits_avx2(QuickScorerForest const& qs, float const* x,
+__attribute__((target("avx2"))) void exit_bits_avx2(QuickScorerForest const& qs, int list, float const* x,
                                                     std::ptrdiff_t row_stride, std::ptrdiff_t feature_stride,
                                                     float missing, int n, std::uint64_t* bits) {
+  std::int32_t const* begin = qs.feature_begin.data() + list;
   float const* threshold = qs.threshold.data();
   std::int32_t const* tree = qs.tree.data();
   std::uint64_t const* mask = qs.mask.data();
@@ -148,9 +152,9 @@ __attribute__((target("avx2"))) void exit_bits_avx2(QuickScorerForest const& qs,
       v[g] = g < n ? x[g * row_stride + j * feature_stride] : std::numeric_limits<float>::quiet_NaN();
     __m256 const values = _mm256_load_ps(v);
     __m256 const miss = _mm256_or_ps(_mm256_cmp_ps(values, values, _CMP_UNORD_Q), _mm256_cmp_ps(values, missing_v, _CMP_EQ_OQ));
-    for (int m = _mm256_movemask_ps(miss) & ((1 << n) - 1); m != 0; m &= m - 1) and_missing(qs, j, __builtin_ctz(m), bits);
-    std::int32_t const end = qs.feature_begin[j + 1];
-    for (std::int32_t i = qs.feature_begin[j]; i < end; ++i) {
+    for (int m = _mm256_movemask_ps(miss) & ((1 << n) - 1); m != 0; m &= m - 1) and_missing(qs, list, j, __builtin_ctz(m), bits);
+    std::int32_t const end = begin[j + 1];
+    for (std::int32_t i = begin[j]; i < end; ++i) {
       __m256 const stop = _mm256_or_ps(_mm256_cmp_ps(values, _mm256_set1_ps(threshold[i]), _CMP_LT_OQ), miss);
       if (_mm256_movemask_ps(stop) == 0xff) break;
       __m256i const stop32 = _mm256_castps_si256(stop);
@@ -181,38 +185,43 @@ QuickScorerForest build_quickscorer(HostForest const& h, int n_outputs) {
   std::vector<QuickScorerNode> nodes;
   if (why.empty()) nodes = number_trees(h, qs, why);
   if (!why.empty()) throw std::invalid_argument("QuickScorer cannot serve this model: " + why);
-  std::stable_sort(nodes.begin(), nodes.end(), [](QuickScorerNode const& a, QuickScorerNode const& b) {
-    return a.feature != b.feature ? a.feature < b.feature : scan_key(a.threshold) < scan_key(b.threshold);
-  });
   for (auto const& n : nodes) qs.n_features = std::max(qs.n_features, n.feature + 1);
-  qs.feature_begin = feature_offsets(nodes, qs.n_features);
+  qs.n_chunks = (qs.n_trees + kQuickScorerChunkTrees - 1) / kQuickScorerChunkTrees;
+  for (auto& n : nodes) n.list = n.tree / kQuickScorerChunkTrees * qs.n_features + n.feature;
+  std::stable_sort(nodes.begin(), nodes.end(), [](QuickScorerNode const& a, QuickScorerNode const& b) {
+    return a.list != b.list ? a.list < b.list : scan_key(a.threshold) < scan_key(b.threshold);
+  });
+  int const n_lists = qs.n_chunks * qs.n_features;
+  qs.feature_begin = list_offsets(nodes, n_lists);
   std::vector<QuickScorerNode> default_right;
   for (auto const& n : nodes) {
     qs.threshold.push_back(n.threshold);
-    qs.tree.push_back(n.tree);
+    qs.tree.push_back(n.tree % kQuickScorerChunkTrees);
     qs.mask.push_back(n.mask);
     if (!n.default_left) default_right.push_back(n);
   }
-  qs.missing_begin = feature_offsets(default_right, qs.n_features);
+  qs.missing_begin = list_offsets(default_right, n_lists);
   for (auto const& n : default_right) {
-    qs.missing_tree.push_back(n.tree);
+    qs.missing_tree.push_back(n.tree % kQuickScorerChunkTrees);
     qs.missing_mask.push_back(n.mask);
   }
   return qs;
 }
 
-void quickscorer_exit_bits(QuickScorerForest const& qs, HostIsa isa, float const* x, std::ptrdiff_t row_stride,
+void quickscorer_exit_bits(QuickScorerForest const& qs, int chunk, HostIsa isa, float const* x, std::ptrdiff_t row_stride,
                            std::ptrdiff_t feature_stride, float missing, int n, std::uint64_t* bits) {
-  std::fill(bits, bits + static_cast<std::size_t>(qs.n_trees) * kQuickScorerGroup, ~std::uint64_t{0});
+  int const trees = std::min(kQuickScorerChunkTrees, qs.n_trees - chunk * kQuickScorerChunkTrees);
+  std::fill(bits, bits + static_cast<std::size_t>(trees) * kQuickScorerGroup, ~std::uint64_t{0});
+  int const list = chunk * qs.n_features;
 #if KBOOST_QUICKSCORER_X86
-  if (isa == HostIsa::kAvx2 || isa == HostIsa::kAvx512) {
-    exit_bits_avx2(qs, x, row_stride, feature_stride, missing, n, bits);
+  if (n > 1 && (isa == HostIsa::kAvx2 || isa == HostIsa::kAvx512)) {
+    exit_bits_avx2(qs, list, x, row_stride, feature_stride, missing, n, bits);
     return;
   }
 #else
   (void)isa;
 #endif
-  exit_bits_scalar(qs, x, row_stride, feature_stride, missing, n, bits);
+  exit_bits_scalar(qs, list, x, row_stride, feature_stride, missing, n, bits);
 }
 
 }  // namespace kboost

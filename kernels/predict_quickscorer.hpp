@@ -22,7 +22,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -34,14 +33,19 @@ namespace kboost {
 /// Most leaves of a tree QuickScorer serves (one bit each of a 64-bit word).
 constexpr int kQuickScorerMaxLeaves = 64;
 
-/// A forest's QuickScorer tables (built once per model by build_quickscorer). Per feature j, the
-/// split nodes on j in [feature_begin[j], feature_begin[j + 1]) sorted by threshold ascending (a NaN
-/// threshold, which sends every present value right, first): threshold, tree (pool tree index) and
-/// mask (zeros on the leaves of the node's left subtree); the default-right ones among them again in
-/// [missing_begin[j], missing_begin[j + 1]) as missing_tree / missing_mask. leaf_value[leaf_begin[t] +
-/// k] is tree t's k-th leaf from the left (the leaf node's value, before any DART weight).
+/// Trees per chunk of the tables: a group's bitvectors of one chunk (16 KiB) stay in L1.
+constexpr int kQuickScorerChunkTrees = 256;
+
+/// A forest's QuickScorer tables (built once per model by build_quickscorer). The trees go in chunks
+/// of kQuickScorerChunkTrees; per chunk c and feature j (list l = c · n_features + j), the chunk's
+/// split nodes on j in [feature_begin[l], feature_begin[l + 1]) sorted by threshold ascending (a NaN
+/// threshold, which sends every present value right, first): threshold, tree (index within the
+/// chunk) and mask (zeros on the leaves of the node's left subtree); the default-right ones among
+/// them again in [missing_begin[l], missing_begin[l + 1]) as missing_tree / missing_mask.
+/// leaf_value[leaf_begin[t] + k] is tree t's k-th leaf from the left (the leaf node's value, before
+/// any DART weight).
 struct QuickScorerForest {
-  int n_trees = 0, n_features = 0;
+  int n_trees = 0, n_features = 0, n_chunks = 0;
   std::vector<std::int32_t> feature_begin, missing_begin, leaf_begin;
   std::vector<float> threshold, leaf_value;
   std::vector<std::int32_t> tree, missing_tree;
@@ -73,18 +77,20 @@ inline int lowest_set_bit(std::uint64_t bits) {
 constexpr int kQuickScorerGroup = 8;
 
 /// The bitvectors of `n` (1 ≤ n ≤ kQuickScorerGroup) rows, row g's feature j at x[g · row_stride + j ·
-/// feature_stride], into bits[t · kQuickScorerGroup + g] for every tree t of `qs`: all ones ANDed with
+/// feature_stride], into bits[t · kQuickScorerGroup + g] for every tree t of chunk `chunk` of `qs` (t
+/// within the chunk): all ones ANDed with
 /// the masks of the row's false nodes (numeric_goes_left; `missing` also missing besides NaN). With
-/// `isa` kAvx2 or kAvx512 the rows scan each feature's nodes together in AVX2 (until every row goes
-/// left); kScalar, and builds without x86 SIMD, row by row. Every ISA gives the same words.
-void quickscorer_exit_bits(QuickScorerForest const& qs, HostIsa isa, float const* x, std::ptrdiff_t row_stride,
+/// `isa` kAvx2 or kAvx512 and n > 1 the rows scan each feature's nodes together in AVX2 (until every
+/// row goes left); one row, kScalar, and builds without x86 SIMD, row by row (a lone row stops at its
+/// own first left node). Every ISA gives the same words.
+void quickscorer_exit_bits(QuickScorerForest const& qs, int chunk, HostIsa isa, float const* x, std::ptrdiff_t row_stride,
                            std::ptrdiff_t feature_stride, float missing, int n, std::uint64_t* bits);
 
 namespace detail {
-/// predict_quickscorer's work for one block: per group of kQuickScorerGroup rows, every tree's
-/// bitvector (all trees of the tables, in a buffer of qs.n_trees groups of words;
-/// quickscorer_exit_bits), then the exit leaves of trees [first_tree, last_tree) added in tree order
-/// as HostBlockPredict::add_lanes adds them; start and finish are the block walk's.
+/// predict_quickscorer's work for one block: per group of kQuickScorerGroup rows and per chunk of
+/// trees that meets [first_tree, last_tree), the chunk's bitvectors (quickscorer_exit_bits), then the
+/// exit leaves of its trees in the range added in tree order as HostBlockPredict::add_lanes adds
+/// them; start and finish are the block walk's.
 template <class MemorySpace, class XView, class OutView>
 struct QuickScorerPredict {
   HostBlockPredict<MemorySpace, XView, OutView> block;
@@ -95,28 +101,32 @@ struct QuickScorerPredict {
     int const nr = std::min(block.rows_per_block, block.n_rows - row0);
     float acc[kHostBlockAccFloats];
     block.start(row0, nr, acc);
-    std::unique_ptr<std::uint64_t[]> bits(new std::uint64_t[static_cast<std::size_t>(qs->n_trees) * kQuickScorerGroup]);
+    alignas(64) std::uint64_t bits[kQuickScorerChunkTrees * kQuickScorerGroup];
     float const* x = block.X.data() + row0 * block.row_stride;
+    int const first = block.f.first_tree, last = block.f.last_tree;
     for (int r = 0; r < nr; r += kQuickScorerGroup) {
       int const n = std::min(kQuickScorerGroup, nr - r);
-      quickscorer_exit_bits(*qs, block.splits.isa, x + r * block.row_stride, block.row_stride, block.feature_stride,
-                            block.f.missing, n, bits.get());
-      add_leaves(r, n, bits.get(), acc);
+      for (int c = first / kQuickScorerChunkTrees; c * kQuickScorerChunkTrees < last; ++c) {
+        quickscorer_exit_bits(*qs, c, block.splits.isa, x + r * block.row_stride, block.row_stride,
+                              block.feature_stride, block.f.missing, n, bits);
+        int const t0 = c * kQuickScorerChunkTrees;
+        add_leaves(r, n, std::max(first, t0), std::min(last, t0 + kQuickScorerChunkTrees), t0, bits, acc);
+      }
     }
     block.finish(row0, nr, acc);
   }
 
-  /// The exit leaves of trees [first_tree, last_tree) added in tree order to the accumulators of the
-  /// block's rows r .. r + n - 1.
-  void add_leaves(int r, int n, std::uint64_t const* bits, float* acc) const {
+  /// The exit leaves of trees [t0, t1) (tree t's words at bits + (t - chunk_first) · kQuickScorerGroup)
+  /// added in tree order to the accumulators of the block's rows r .. r + n - 1.
+  void add_leaves(int r, int n, int t0, int t1, int chunk_first, std::uint64_t const* bits, float* acc) const {
     auto const& f = block.f;
     float const* leaf = qs->leaf_value.data();
     std::int32_t const* leaf_begin = qs->leaf_begin.data();
     bool const dart = f.tree_weight.data != nullptr;
-    for (int t = f.first_tree; t < f.last_tree; ++t) {
+    for (int t = t0; t < t1; ++t) {
       float* a = acc + f.tree_group(t) * block.rows_per_block + r;
       float const* tree_leaf = leaf + leaf_begin[t];
-      std::uint64_t const* w = bits + static_cast<std::size_t>(t) * kQuickScorerGroup;
+      std::uint64_t const* w = bits + (t - chunk_first) * kQuickScorerGroup;
       if (dart) {
         float const weight = f.tree_weight(t);
         for (int g = 0; g < n; ++g) a[g] += (0.0f + tree_leaf[lowest_set_bit(w[g])]) * weight;

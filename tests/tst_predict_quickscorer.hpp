@@ -63,10 +63,10 @@ int grow(kboost::TreeModel& t, int depth, bool chain, int n_features, QsRandom& 
   return id;
 }
 
-/// A synthetic softprob forest of 3 classes over 4 features: per round one tree per class, shapes
+/// A synthetic softprob forest of 3 classes over 4 features, `rounds` rounds: per round one tree per class, shapes
 /// cycling through a single leaf, depth 6 (64 leaves), a 40-level chain and random depths 1..5;
 /// DART weights when `dart`; `extra_leaves` adds a depth-7 tree (128 leaves, not QuickScorer's).
-kboost::Model synthetic_forest(bool dart, bool extra_leaves, std::uint64_t seed) {
+kboost::Model synthetic_forest(bool dart, bool extra_leaves, std::uint64_t seed, int rounds = 8) {
   kboost::Model m;
   m.objective = "multi:softprob";
   m.num_class = 3;
@@ -74,7 +74,7 @@ kboost::Model synthetic_forest(bool dart, bool extra_leaves, std::uint64_t seed)
   m.base_score = {0.5f, 0.5f, 0.5f};
   QsRandom rng{seed};
   m.iteration_indptr = {0};
-  for (int round = 0; round < 8; ++round) {
+  for (int round = 0; round < rounds; ++round) {
     for (int g = 0; g < 3; ++g) {
       kboost::TreeModel t;
       t.num_feature = m.num_feature;
@@ -163,6 +163,20 @@ TEST_CASE("predict_quickscorer " TEST_BACKEND ": synthetic edge forests equal th
           CHECK(quickscorer_mismatches(p, X, missing) == 0);
         }
       }
+  }
+}
+
+TEST_CASE("predict_quickscorer " TEST_BACKEND ": forests of several tree chunks, ranges across their bounds, equal the block walk",
+          "[predict][quickscorer]") {
+  if constexpr (kQsHost) {
+    QsRandom rng{5};
+    kboost::Predictor<TEST_EXECSPACE> p(synthetic_forest(false, false, 17, kboost::kQuickScorerChunkTrees / 3 * 2 + 5));
+    REQUIRE(p.quickscorer_refusal().empty());
+    for (std::size_t rows : {1, 9, 70}) {
+      QsMatrix const X = qs_view(synthetic_rows(rows, 4, 0.0f, rng), rows, 4);
+      INFO(rows << " rows");
+      CHECK(quickscorer_mismatches(p, X, 0.0f) == 0);
+    }
   }
 }
 
