@@ -164,13 +164,7 @@ void predict_quickscorer(ExecutionSpace const& space, HostBlockPlan const& plan,
       {f, splits, X, base_margin, out, static_cast<std::ptrdiff_t>(strides[0]), static_cast<std::ptrdiff_t>(strides[1]),
        static_cast<int>(X.extent(0)), plan.rows_per_block, false},
       &qs};
-  if (plan.on_caller || !may_launch) {
-    for (std::size_t b = 0; b < plan.blocks; ++b) body(b);
-    return;
-  }
-  compat::ScopedRegion region("kboost::predict::quickscorer");
-  Kokkos::parallel_for("kboost::predict::quickscorer",
-                       Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::size_t>>(space, 0, plan.blocks), body);
+  detail::run_host_blocks(space, plan, body, may_launch, "kboost::predict::quickscorer");
 }
 
 }  // namespace kboost
