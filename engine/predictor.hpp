@@ -54,8 +54,8 @@ std::pair<int, int> tree_range(Model const& m, int iteration_begin, int iteratio
 /// on the calling thread); kTeam, predict_forest's (tree, row) team blocking
 /// (kernels/predict_kernel.hpp), kept to compare the two; kQuickScorer, predict_quickscorer
 /// (kernels/predict_quickscorer.hpp: QuickScorer bitvectors, for models whose trees have at most 64
-/// leaves and numeric splits only). All give the same bits. pred_leaf and vector-leaf models take
-/// kTeam's kernel either way; device spaces ignore the choice.
+/// leaves and numeric splits only; refused on device spaces). All give the same bits. pred_leaf and
+/// vector-leaf models take kTeam's kernel either way; device spaces ignore kBlock and kTeam.
 enum class HostPath { kBlock, kTeam, kQuickScorer };
 
 namespace detail {
