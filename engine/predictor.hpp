@@ -29,6 +29,7 @@
 #include <kboost/kernels/predict_layout_layered.hpp>
 #include <kboost/kernels/predict_mapping.hpp>
 #include <kboost/kernels/predict_pairs.hpp>
+#include <kboost/kernels/predict_quickscorer.hpp>
 #include <kboost/kernels/predict_rows.hpp>
 #include <kboost/io/model_reader.hpp>
 #include <kboost/engine/predict_tuner.hpp>
@@ -51,9 +52,11 @@ std::pair<int, int> tree_range(Model const& m, int iteration_begin, int iteratio
 /// Which kernel predicts values on host execution spaces (Serial, OpenMP): kBlock, the default,
 /// predict_host_block (kernels/predict_host_block.hpp: row blocks walked tree after tree, one block
 /// on the calling thread); kTeam, predict_forest's (tree, row) team blocking
-/// (kernels/predict_kernel.hpp), kept to compare the two. Both give the same bits. pred_leaf and
-/// vector-leaf models take kTeam's kernel either way; device spaces ignore the choice.
-enum class HostPath { kBlock, kTeam };
+/// (kernels/predict_kernel.hpp), kept to compare the two; kQuickScorer, predict_quickscorer
+/// (kernels/predict_quickscorer.hpp: QuickScorer bitvectors, for models whose trees have at most 64
+/// leaves and numeric splits only; refused on device spaces). All give the same bits. pred_leaf and
+/// vector-leaf models take kTeam's kernel either way; device spaces ignore kBlock and kTeam.
+enum class HostPath { kBlock, kTeam, kQuickScorer };
 
 namespace detail {
 /// Serialises batch kernels on host execution spaces: Kokkos' Serial and OpenMP instances (3.4)
@@ -113,7 +116,12 @@ class Predictor {
     n_compact_ = h.n_compact;
     fingerprint_ = forest_fingerprint(h);
     forest_ = upload_forest<memory_space>(h);
-    if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, memory_space>::accessible) host_splits_ = pack_host_splits(h);
+    if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, memory_space>::accessible) {
+      host_splits_ = pack_host_splits(h);
+      quickscorer_refusal_ = kboost::quickscorer_refusal(h, model_.num_outputs());
+      if (quickscorer_refusal_.empty())
+        quickscorer_ = std::make_shared<QuickScorerForest const>(build_quickscorer(h, model_.num_outputs()));
+    }
     base_score_ = detail::upload<memory_space>("kboost::predict::base_score", base_margin_from_score(model_.objective, model_.base_score));
     upload_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   }
@@ -130,7 +138,13 @@ class Predictor {
 
   /// The kernel host execution spaces predict values with (HostPath; kBlock unless set). Set it
   /// before predicting from several threads: it is the one member that is not const.
-  void set_host_path(HostPath path) { host_path_ = path; }
+  /// \throws std::invalid_argument for kQuickScorer when QuickScorer cannot serve the model
+  /// (quickscorer_refusal(), named in the message).
+  void set_host_path(HostPath path) {
+    if (path == HostPath::kQuickScorer && !quickscorer_refusal_.empty())
+      throw std::invalid_argument("Predictor::set_host_path: QuickScorer cannot serve this model: " + quickscorer_refusal_);
+    host_path_ = path;
+  }
   HostPath host_path() const { return host_path_; }
 
   /// The instruction set of the host block walk (kernels/host_walk.hpp; best_host_isa() unless set):
@@ -142,6 +156,10 @@ class Predictor {
     host_isa_ = isa;
   }
   HostIsa host_isa() const { return host_isa_; }
+  /// Why HostPath::kQuickScorer cannot serve this model (kernels/predict_quickscorer.hpp
+  /// quickscorer_refusal, decided once at construction; device spaces: "a device execution space"),
+  /// or "" when it can.
+  std::string const& quickscorer_refusal() const { return quickscorer_refusal_; }
   /// The node pool's packed split arrays (pack_host_splits; empty on device spaces) with host_isa(),
   /// for predict_host_block.
   HostSplits host_splits() const { return HostSplits{host_splits_.threshold.data(), host_splits_.key.data(), host_isa_}; }
@@ -190,9 +208,9 @@ class Predictor {
     if (opt.pred_leaf && range.second == range.first) return;
     constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, memory_space>::accessible;
     if constexpr (host) {
-      // Host spaces: the block walk (kernels/predict_host_block.hpp) unless a mapping was forced or
-      // set_host_path(kTeam) asked for the team kernel.
-      if (!opt.pred_leaf && host_path_ == HostPath::kBlock && config_.mapping.is_default() &&
+      // Host spaces: the block walk (kernels/predict_host_block.hpp) or QuickScorer unless a mapping
+      // was forced or set_host_path(kTeam) asked for the team kernel.
+      if (!opt.pred_leaf && host_path_ != HostPath::kTeam && config_.mapping.is_default() &&
           predict_by_blocks(space, X, out, opt, base_margin, range))
         return;
       if (!compat::can_launch_here(space)) {
@@ -360,9 +378,10 @@ class Predictor {
     }
   }
 
-  /// predict_host_block when it serves the model (host_block_applies): on the calling thread for a
-  /// batch of one block or a thread that may not launch, else one parallel region over the blocks
-  /// (host launches serialised). False when it does not serve the model.
+  /// predict_host_block, or predict_quickscorer under HostPath::kQuickScorer, when it serves the model
+  /// (host_block_applies): on the calling thread for a batch of one block or a thread that may not
+  /// launch, else one parallel region over the blocks (host launches serialised). False when it does
+  /// not serve the model.
   template <class XView, class OutView>
   bool predict_by_blocks(ExecutionSpace const& space, XView const& X, OutView const& out, PredictOptions const& opt,
                          const_matrix_type base_margin, std::pair<int, int> range) const {
@@ -373,7 +392,10 @@ class Predictor {
     bool const launch = !plan.on_caller && compat::can_launch_here(space);
     std::unique_lock<std::mutex> lock;
     if (launch) lock = std::unique_lock<std::mutex>(detail::host_launch_mutex());
-    predict_host_block(space, plan, f, host_splits(), X, base_margin, out, launch);
+    if (host_path_ == HostPath::kQuickScorer)
+      predict_quickscorer(space, plan, f, host_splits(), *quickscorer_, X, base_margin, out, launch);
+    else
+      predict_host_block(space, plan, f, host_splits(), X, base_margin, out, launch);
     return true;
   }
 
@@ -381,6 +403,9 @@ class Predictor {
   HostPath host_path_ = HostPath::kBlock;
   HostIsa host_isa_ = best_host_isa();
   HostSplitArrays host_splits_;
+  std::string quickscorer_refusal_ = "a device execution space";
+  /// QuickScorer's tables (host spaces, when quickscorer_refusal_ is empty; shared by copies).
+  std::shared_ptr<QuickScorerForest const> quickscorer_;
   Model model_;
   PredictorConfig config_;
   bool tune_ = false;

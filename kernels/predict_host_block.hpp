@@ -202,6 +202,20 @@ inline void check_host_block_args(HostBlockPlan const& plan, int n_outputs, Host
                                 " walk");
 }
 
+/// Runs body(b) for every block b of `plan`: all on the calling thread for a plan of one block or when
+/// `may_launch` is false, else one parallel_for over the blocks on `space` labelled `label` (inside a
+/// profiling region of the same name).
+template <class ExecutionSpace, class Body>
+void run_host_blocks(ExecutionSpace const& space, HostBlockPlan const& plan, Body const& body, bool may_launch,
+                     std::string const& label) {
+  if (plan.on_caller || !may_launch) {
+    for (std::size_t b = 0; b < plan.blocks; ++b) body(b);
+    return;
+  }
+  compat::ScopedRegion region(label);
+  Kokkos::parallel_for(label, Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::size_t>>(space, 0, plan.blocks), body);
+}
+
 /// Whether every read of a block (rows_per_block rows, n_features features at the strides) has an
 /// offset that fits walk_host_lanes' int32 indices.
 inline bool host_lanes_fit(int rows_per_block, std::size_t n_features, std::ptrdiff_t row_stride,
@@ -246,13 +260,7 @@ void predict_host_block(ExecutionSpace const& space, HostBlockPlan const& plan, 
       plan.rows_per_block,
       detail::host_lanes_fit(plan.rows_per_block, X.extent(1), static_cast<std::ptrdiff_t>(strides[0]),
                              static_cast<std::ptrdiff_t>(strides[1]))};
-  if (plan.on_caller || !may_launch) {
-    for (std::size_t b = 0; b < plan.blocks; ++b) body(b);
-    return;
-  }
-  compat::ScopedRegion region("kboost::predict::host_block");
-  Kokkos::parallel_for("kboost::predict::host_block",
-                       Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::size_t>>(space, 0, plan.blocks), body);
+  detail::run_host_blocks(space, plan, body, may_launch, "kboost::predict::host_block");
 }
 
 }  // namespace kboost

@@ -2,7 +2,7 @@
 /// sizes. Driven by perf/bench_predict.py (kboost vs upstream XGBoost) and perf/predict_suite_cpu.py
 /// (kboost vs XGBoost, TL2cgen and oneDAL), which run the peers on the same model, rows and threads.
 ///   bench_predict MODEL X.f32 N_FEATURES "1,100,10000" MAX_TRIALS [OUT_PREFIX]
-///                 [--budget-ms 1000] [--min-trials 3] [--seed 0] [--host-path block|team]
+///                 [--budget-ms 1000] [--min-trials 3] [--seed 0] [--host-path block|team|quickscorer]
 ///                 [--host-isa scalar|avx2|avx512]
 /// X.f32: total_rows × N_FEATURES little-endian float32. Call c of a batch of n rows reads rows
 /// [off, off + n) with off = ((seed + c + 1) · 2654435761 + n · 40503) mod (total_rows − n + 1), so
@@ -16,7 +16,7 @@
 /// warmup_ms, e2e and kernel p50/p99, h2d and d2h p50, all in milliseconds. With OUT_PREFIX, call 0's
 /// predictions (rows × output columns) are written to OUT_PREFIX<rows>.f32 for the bit-identity check.
 /// --host-path: the kernel host backends predict with (Predictor::set_host_path; default block, the
-/// Predictor's default); --host-isa: the block walk's instruction set (Predictor::set_host_isa;
+/// Predictor's default; quickscorer is refused for a model QuickScorer cannot serve); --host-isa: the block walk's instruction set (Predictor::set_host_isa;
 /// default the widest the CPU has; one it lacks is refused). Device backends refuse both.
 /// stderr: backend, threads, host path, upload time, dense trees and the node pool's size (16 B per node).
 #include <Kokkos_Core.hpp>
@@ -68,8 +68,8 @@ int main(int argc, char** argv) {
   app.add_option("--budget-ms", budget_ms, "timed calls per batch: floor(budget / warm-up time), clamped");
   app.add_option("--min-trials", min_trials, "timed calls per batch at least");
   app.add_option("--seed", seed, "seed of the rows each call reads");
-  app.add_option("--host-path", host_path, "host backends: block (default) or team kernel")
-      ->check(CLI::IsMember({"block", "team"}));
+  app.add_option("--host-path", host_path, "host backends: block (default), team kernel or quickscorer")
+      ->check(CLI::IsMember({"block", "team", "quickscorer"}));
   app.add_option("--host-isa", host_isa, "host block walk: scalar, avx2 or avx512 (default: the widest available)")
       ->check(CLI::IsMember({"scalar", "avx2", "avx512"}));
   CLI11_PARSE(app, argc, argv);
@@ -95,7 +95,9 @@ int main(int argc, char** argv) {
     in.read(reinterpret_cast<char*>(Xh.data()), static_cast<std::streamsize>(total_rows * nf * 4));
 
     kboost::Predictor<exec> predictor(model);
-    predictor.set_host_path(host_path == "team" ? kboost::HostPath::kTeam : kboost::HostPath::kBlock);
+    predictor.set_host_path(host_path == "team"          ? kboost::HostPath::kTeam
+                            : host_path == "quickscorer" ? kboost::HostPath::kQuickScorer
+                                                         : kboost::HostPath::kBlock);
     if (!host_isa.empty())
       predictor.set_host_isa(host_isa == "scalar" ? kboost::HostIsa::kScalar
                              : host_isa == "avx2" ? kboost::HostIsa::kAvx2

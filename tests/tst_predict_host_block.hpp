@@ -17,6 +17,7 @@
 
 #include <kboost/kernels/predict_host_block.hpp>
 #include "tests/golden_cases.hpp"
+#include "tests/predict_edge_inputs.hpp"
 
 namespace {
 
@@ -128,28 +129,6 @@ void check_refused_plans() {
   }
 }
 
-/// Inputs on the splits' edges for `m` (rows × m.num_feature, row-major): each value one of a split
-/// threshold of the model on that feature, its float neighbours, -0.0, +0.0, ±inf, NaN or `missing`.
-std::vector<float> edge_inputs(kboost::Model const& m, float missing, std::size_t rows) {
-  std::vector<std::vector<float>> thresholds(static_cast<std::size_t>(m.num_feature));
-  for (auto const& t : m.trees)
-    for (std::size_t i = 0; i < t.left_children.size(); ++i)
-      if (t.left_children[i] != -1) thresholds[static_cast<std::size_t>(t.split_indices[i])].push_back(t.split_conditions[i]);
-  float const inf = std::numeric_limits<float>::infinity();
-  std::vector<float> X(rows * static_cast<std::size_t>(m.num_feature));
-  std::uint64_t state = 12345;
-  for (std::size_t i = 0; i < X.size(); ++i) {
-    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
-    auto const pick = static_cast<std::size_t>(state >> 33);
-    auto const& th = thresholds[i % thresholds.size()];
-    float const thr = th.empty() ? 0.0f : th[pick / 16 % th.size()];
-    float const fixed[] = {thr, std::nextafter(thr, -inf), std::nextafter(thr, inf), -0.0f, 0.0f, inf, -inf,
-                           std::numeric_limits<float>::quiet_NaN(), missing};
-    X[i] = fixed[pick % 16 < 9 ? pick % 16 : 0];
-  }
-  return X;
-}
-
 /// Every host ISA's walk (host_isa_supported) gives the goldens' bits and the team kernel's bytes,
 /// on the golden rows and on rows of values at the splits' edges.
 void check_host_isas(bool shared_models) {
@@ -160,7 +139,7 @@ void check_host_isas(bool shared_models) {
     kboost::test::GoldenArray edges;
     edges.rows = 200;
     edges.cols = static_cast<std::size_t>(predictor.model().num_feature);
-    edges.values = edge_inputs(predictor.model(), c.options.missing, edges.rows);
+    edges.values = kboost::test::edge_inputs(predictor.model(), c.options.missing, edges.rows);
     auto const X_edges = kboost::test::golden_view<Kokkos::LayoutRight, TEST_MEMSPACE>(edges, "X_edges");
     Kokkos::View<const float**, Kokkos::LayoutRight, TEST_MEMSPACE> const no_bm;
     predictor.set_host_path(kboost::HostPath::kTeam);
