@@ -92,20 +92,35 @@ DeviceTree<Mem> upload_tree(TreeModel const& t) {
   return upload_forest<Mem>(flatten_tree(t), "kboost::tree");
 }
 
+namespace detail {
+/// add_tree_margins' body for one row. A named functor rather than a KOKKOS_LAMBDA: nvcc's wrapper
+/// of an extended host-device lambda capturing the tree's Views called a null function pointer on
+/// the host in optimised CUDA builds (the same nvcc fault ArborX works around with functors).
+template <class Mem>
+struct AddTreeMargin {
+  Kokkos::View<const float**, Kokkos::LayoutRight, Mem> X;
+  ForestArrays<Mem> t;
+  Kokkos::View<float**, Kokkos::LayoutRight, Mem> margin;
+  int group;
+  float weight;
+  float missing;  ///< NaN: NaN alone is missing
+
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const {
+    auto const row = [&](int f) { return X(i, f); };
+    std::int32_t const leaf = traverse_tree(t, 0, row, missing);
+    margin(i, group) = margin(i, group) + t.nodes(leaf).value * weight;
+  }
+};
+}  // namespace detail
+
 /// margin(i, group) += leaf value reached by row i of X (rows × features, NaN = missing) times
 /// `weight` (DART's weight_drop, rounded as upstream's `out += leaf * w`; 1 leaves the leaf exact).
 template <class ExecutionSpace, class Mem>
 void add_tree_margins(ExecutionSpace const& space, Kokkos::View<const float**, Kokkos::LayoutRight, Mem> X,
                       DeviceTree<Mem> const& t, Kokkos::View<float**, Kokkos::LayoutRight, Mem> margin, int group,
                       float weight = 1.0f) {
-  float const missing = std::numeric_limits<float>::quiet_NaN();  // NaN alone is missing
-  Kokkos::parallel_for(
-      "kboost::leaves::add_tree_margins", Kokkos::RangePolicy<ExecutionSpace>(space, 0, X.extent(0)),
-      KOKKOS_LAMBDA(std::int64_t i) {
-        auto const row = [&](int f) { return X(i, f); };
-        std::int32_t const leaf = traverse_tree(t, 0, row, missing);
-        margin(i, group) = margin(i, group) + t.nodes(leaf).value * weight;
-      });
+  Kokkos::parallel_for("kboost::leaves::add_tree_margins", Kokkos::RangePolicy<ExecutionSpace>(space, 0, X.extent(0)),
+                       detail::AddTreeMargin<Mem>{X, t, margin, group, weight, std::numeric_limits<float>::quiet_NaN()});
 }
 
 }  // namespace kboost
