@@ -119,8 +119,6 @@ class Predictor {
     if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, memory_space>::accessible) {
       host_splits_ = pack_host_splits(h);
       quickscorer_refusal_ = kboost::quickscorer_refusal(h, model_.num_outputs());
-      if (quickscorer_refusal_.empty())
-        quickscorer_ = std::make_shared<QuickScorerForest const>(build_quickscorer(h, model_.num_outputs()));
     }
     base_score_ = detail::upload<memory_space>("kboost::predict::base_score", base_margin_from_score(model_.objective, model_.base_score));
     upload_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -140,9 +138,15 @@ class Predictor {
   /// before predicting from several threads: it is the one member that is not const.
   /// \throws std::invalid_argument for kQuickScorer when QuickScorer cannot serve the model
   /// (quickscorer_refusal(), named in the message).
+  /// QuickScorer's tables are built on the first switch to kQuickScorer (the other paths never pay
+  /// for them); copies made afterwards share them.
   void set_host_path(HostPath path) {
-    if (path == HostPath::kQuickScorer && !quickscorer_refusal_.empty())
-      throw std::invalid_argument("Predictor::set_host_path: QuickScorer cannot serve this model: " + quickscorer_refusal_);
+    if (path == HostPath::kQuickScorer) {
+      if (!quickscorer_refusal_.empty())
+        throw std::invalid_argument("Predictor::set_host_path: QuickScorer cannot serve this model: " + quickscorer_refusal_);
+      if (!quickscorer_)
+        quickscorer_ = std::make_shared<QuickScorerForest const>(build_quickscorer(flatten_forest(model_), model_.num_outputs()));
+    }
     host_path_ = path;
   }
   HostPath host_path() const { return host_path_; }
@@ -404,7 +408,7 @@ class Predictor {
   HostIsa host_isa_ = best_host_isa();
   HostSplitArrays host_splits_;
   std::string quickscorer_refusal_ = "a device execution space";
-  /// QuickScorer's tables (host spaces, when quickscorer_refusal_ is empty; shared by copies).
+  /// QuickScorer's tables (host spaces, once set_host_path(kQuickScorer) built them; shared by copies).
   std::shared_ptr<QuickScorerForest const> quickscorer_;
   Model model_;
   PredictorConfig config_;

@@ -35,7 +35,7 @@ enum class PredictMapping : std::int32_t { kDefault = 0, kBlocking = 1, kPairs =
 constexpr int kLayeredGroups[] = {8, 32};
 
 /// Levels staged in team scratch that the tuner tries with the blocking (standard layout).
-constexpr int kStagedLevelCandidates[] = {3, 5};
+constexpr int kStagedLevelCandidates[] = {3};
 
 /// Largest layered group and staged levels a stored choice may name (PredictChoice::decode).
 constexpr int kMaxLayeredGroup = 4096;

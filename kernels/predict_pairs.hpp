@@ -16,8 +16,10 @@
 /// Pass 2, "kboost::predict::ordered_sum": a team per block of rows; one thread per (row, output)
 /// adds its trees' words in tree order from the base margin, reading them from the buffer (one
 /// thread per row adds K values per tree for vector leaves), then one thread per row applies the
-/// output transform into `out`. (Staging tiles of the words in team scratch first was measured
-/// slower from 100 rows on: docs/inference.md.)
+/// output transform into `out`. Batches of at most detail::kTiledSumMaxRows rows (scalar leaves, on
+/// devices) take detail::TiledLeafSum instead: one team copies the words into scratch tile by tile,
+/// all loads in flight together, and adds them from there in the same order (docs/inference.md says
+/// why larger batches read the buffer directly).
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
@@ -47,6 +49,14 @@ inline std::size_t pair_words(std::size_t n_rows, int n_trees) {
 namespace detail {
 /// Words of a row that pass 2 loads before adding them.
 constexpr int kSumPrefetch = 32;
+
+/// Batches of at most this many rows take pass 2 as TiledLeafSum: one team, every word of the batch
+/// loaded into scratch by the whole team before a thread per (row, output) adds them, so the loads
+/// are all in flight at once instead of kSumPrefetch per thread.
+constexpr int kTiledSumMaxRows = 16;
+
+/// Words of one TiledLeafSum tile (trees × rows), 32 KiB of team scratch.
+constexpr int kTiledSumWords = 8192;
 
 /// Rows of one block of pass 1: the pairs run row block by row block, and within a block tree by
 /// tree, so a multiprocessor's warps walk many trees for the same rows and find them in its cache.
@@ -130,6 +140,77 @@ KBOOST_UNROLL
     }
   }
 };
+
+/// Pass 2 for batches of at most kTiledSumMaxRows rows of scalar leaves: one team; tile by tile of
+/// trees, the team copies the tile's words (trees × rows, contiguous in the buffer) into scratch,
+/// then one thread per (row, output) adds them to its accumulator in tree order: the same additions
+/// in the same order as OrderedLeafSum::scalar_sum.
+template <class ExecutionSpace, class MemorySpace, class OutView>
+struct TiledLeafSum {
+  using member_t = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
+  template <class T>
+  using scratch_view = Kokkos::View<T*, typename ExecutionSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>;
+
+  DeviceForest<MemorySpace> f;
+  Kokkos::View<const std::int32_t*, MemorySpace> words;
+  Kokkos::View<const float**, Kokkos::LayoutRight, MemorySpace> base_margin;  ///< extent 0: f.base_margin
+  OutView out;
+  int n_rows, K, T;  ///< T: trees per tile, T × n_rows <= kTiledSumWords
+
+  /// Team scratch bytes: the accumulators (rows × K) and one tile's words (T × rows).
+  static std::size_t scratch_bytes(int n_rows, int K, int T) {
+    return scratch_view<float>::shmem_size(static_cast<std::size_t>(n_rows) * K) +
+           scratch_view<std::int32_t>::shmem_size(static_cast<std::size_t>(T) * n_rows);
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(member_t const& m) const {
+    scratch_view<float> acc(m.team_scratch(0), n_rows * K);
+    scratch_view<std::int32_t> tile(m.team_scratch(0), T * n_rows);
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(m, n_rows * K), [&](int k) {
+      acc(k) = base_margin.extent(0) > 0 ? base_margin(k / K, k % K) : f.base_margin(k % K);
+    });
+    int const n_trees = f.last_tree - f.first_tree;
+    for (int t0 = 0; t0 < n_trees; t0 += T) {
+      int const nt = (n_trees - t0) < T ? (n_trees - t0) : T;
+      std::size_t const first = static_cast<std::size_t>(t0) * n_rows;
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(m, nt * n_rows), [&](int k) { tile(k) = words(first + k); });
+      m.team_barrier();
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(m, n_rows * K),
+                           [&](int k) { acc(k) = add_tile(tile, t0, nt, k / K, k % K, acc(k)); });
+      m.team_barrier();
+    }
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(m, n_rows), [&](int r) {
+      float* a = &acc(r * K);
+      auto in = [&](int j) -> float& { return a[j]; };
+      auto o = [&](int j) -> float& { return out(r, j); };
+      apply_transform(f.transform, K, in, o);
+    });
+  }
+
+  /// s plus the leaves of row r's trees of group g among the tile's nt trees (from tree t0), in order.
+  /// The words are read kSumPrefetch at a time before they are added, so the scratch loads overlap
+  /// and only the additions wait on one another (several outputs: each tree of group g in turn).
+  KOKKOS_INLINE_FUNCTION float add_tile(scratch_view<std::int32_t> const& tile, int t0, int nt, int r, int g,
+                                        float s) const {
+    std::int32_t const* const w = tile.data() + r;
+    int const stride = n_rows;
+    int t = 0;
+    if (K == 1) {
+      for (; t + kSumPrefetch <= nt; t += kSumPrefetch) {
+        float v[kSumPrefetch];
+KBOOST_UNROLL
+        for (int j = 0; j < kSumPrefetch; ++j) v[j] = pmath::detail::bit_cast<float>(w[(t + j) * stride]);
+KBOOST_UNROLL
+        for (int j = 0; j < kSumPrefetch; ++j) s += v[j];
+      }
+      for (; t < nt; ++t) s += pmath::detail::bit_cast<float>(w[t * stride]);
+      return s;
+    }
+    for (; t < nt; ++t)
+      if (f.tree_group(f.first_tree + t0 + t) == g) s += pmath::detail::bit_cast<float>(w[t * stride]);
+    return s;
+  }
+};
 }  // namespace detail
 
 /// Predict rows of X (rows × features, any layout; NaN and f.missing are missing) with the trees
@@ -172,6 +253,14 @@ void predict_pairs(ExecutionSpace const& space, DeviceForest<MemorySpace> const&
                        });
   int const K = f.n_outputs;
   constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemorySpace>::accessible;
+  if (!host && !f.vector_leaf && n_rows <= detail::kTiledSumMaxRows) {
+    using tiled_t = detail::TiledLeafSum<ExecutionSpace, MemorySpace, OutView>;
+    int const T = std::max(1, std::min(n_trees, detail::kTiledSumWords / n_rows));
+    Kokkos::TeamPolicy<ExecutionSpace> policy(space, 1, 256);
+    policy.set_scratch_size(0, Kokkos::PerTeam(tiled_t::scratch_bytes(n_rows, K, T)));
+    Kokkos::parallel_for("kboost::predict::ordered_sum_tiled", policy, tiled_t{f, words, base_margin, out, n_rows, K, T});
+    return;
+  }
   int const R = host ? 64 : std::max(1, std::min(n_rows, 128 / std::max(K, 1)));
   int const team = host ? 1 : std::min(128, std::max(32, ((R * K + 31) / 32) * 32));
   using body_t = detail::OrderedLeafSum<ExecutionSpace, MemorySpace, OutView>;

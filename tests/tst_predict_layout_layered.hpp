@@ -252,7 +252,7 @@ TEST_CASE("predict_layout_layered " TEST_BACKEND ": the tuner measures a choice,
     auto const r = a.tuned_choice(TEST_EXECSPACE(), X, out, c.options);
     INFO(r.describe());
     CHECK(r.source == kboost::PredictTuneResult::Source::kMeasured);
-    CHECK(r.timings.size() == 11);  // blocking, pairs, rows × standard, layered8, layered32; blocking/staged3, /staged5
+    CHECK(r.timings.size() == 10);  // blocking, pairs, rows × standard, layered8, layered32; blocking/staged3
     CHECK(r.choice.mapping != PredictMapping::kDefault);
     REQUIRE_FALSE(r.store_file.empty());
     CHECK(fs::exists(r.store_file));
@@ -346,6 +346,25 @@ TEST_CASE("predict_layout_layered " TEST_BACKEND ": staged top levels give the d
       CHECK(same_bits(staged.predict(X1), reference.predict(X1)));
       CHECK(same_bits(staged.predict(X, leaf), reference.predict(X, leaf)));
     }
+}
+
+TEST_CASE("predict_layout_layered " TEST_BACKEND ": the pairs' sum over many tiles of trees keeps the blocking's bits at small batches",
+          "[predict][layout]") {
+  int const n_feat = 5;
+  auto const m = deep_forest(1100, n_feat, 3u);  // 1,100 trees: up to three tiles of leaf words at 16 rows
+  auto const X = random_rows(40, n_feat, 5u);
+  kboost::PredictorConfig blocking;
+  blocking.tune = kboost::PredictorConfig::Tune::kOff;
+  blocking.mapping = PredictChoice{PredictMapping::kBlocking, 0};
+  kboost::PredictorConfig pairs = blocking;
+  pairs.mapping = PredictChoice{PredictMapping::kPairs, 0};
+  kboost::Predictor<TEST_EXECSPACE> const reference(m, blocking);
+  kboost::Predictor<TEST_EXECSPACE> const tiled(m, pairs);
+  for (std::size_t n : std::vector<std::size_t>{1, 2, 9, 16, 17, 40}) {
+    auto const Xn = Kokkos::subview(X, std::make_pair(std::size_t{0}, n), Kokkos::ALL());
+    INFO(n << " rows");
+    CHECK(same_bits(tiled.predict(Xn), reference.predict(Xn)));
+  }
 }
 
 TEST_CASE("predict_layout_layered " TEST_BACKEND ": a walk through a staged heap reaches traverse_tree's leaf at any depth",
