@@ -66,7 +66,7 @@ int grow(kboost::TreeModel& t, int depth, bool chain, int n_features, QsRandom& 
 /// A synthetic softprob forest of 3 classes over 4 features, `rounds` rounds: per round one tree per class, shapes
 /// cycling through a single leaf, depth 6 (64 leaves), a 40-level chain and random depths 1..5;
 /// DART weights when `dart`; `extra_leaves` adds a depth-7 tree (128 leaves, not QuickScorer's).
-kboost::Model synthetic_forest(bool dart, bool extra_leaves, std::uint64_t seed, int rounds = 8) {
+[[maybe_unused]] kboost::Model synthetic_forest(bool dart, bool extra_leaves, std::uint64_t seed, int rounds = 8) {
   kboost::Model m;
   m.objective = "multi:softprob";
   m.num_class = 3;
@@ -93,7 +93,7 @@ kboost::Model synthetic_forest(bool dart, bool extra_leaves, std::uint64_t seed,
 
 /// `rows` × `n_features` row-major values on the edges of kQsThresholds: each a threshold, its float
 /// neighbours, ±0, ±inf, NaN, `missing` or an ordinary number.
-std::vector<float> synthetic_rows(std::size_t rows, int n_features, float missing, QsRandom& rng) {
+[[maybe_unused]] std::vector<float> synthetic_rows(std::size_t rows, int n_features, float missing, QsRandom& rng) {
   std::vector<float> X(rows * static_cast<std::size_t>(n_features));
   float const inf = std::numeric_limits<float>::infinity();
   for (float& v : X) {
