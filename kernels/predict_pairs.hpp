@@ -169,6 +169,7 @@ struct TiledLeafSum {
     Kokkos::parallel_for(Kokkos::TeamThreadRange(m, n_rows * K), [&](int k) {
       acc(k) = base_margin.extent(0) > 0 ? base_margin(k / K, k % K) : f.base_margin(k % K);
     });
+    m.team_barrier();  // the transform below may read other threads' accumulators (no trees: no tile barrier)
     int const n_trees = f.last_tree - f.first_tree;
     for (int t0 = 0; t0 < n_trees; t0 += T) {
       int const nt = (n_trees - t0) < T ? (n_trees - t0) : T;
