@@ -223,6 +223,41 @@ HostDMatrix host_dmatrix(XView const& X, LabelView const& labels, WeightView con
   return d;
 }
 
+/// Whether X's memory already is a row-major host matrix: host-accessible, LayoutRight, rows one
+/// after the other without padding (a row range of a LayoutRight View is; a column subset is not).
+template <class XView>
+bool is_host_row_major(XView const& X) {
+  if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename XView::memory_space>::accessible &&
+                std::is_same_v<typename XView::array_layout, Kokkos::LayoutRight>) {
+    return X.extent(0) < 2 || X.stride(0) == X.extent(1);
+  } else {
+    (void)X;
+    return false;
+  }
+}
+
+/// As host_dmatrix(X, labels, weights), except that X's values are borrowed rather than copied
+/// when is_host_row_major(X): d.dense then refers to X's memory (an unmanaged View), so d is valid
+/// only while X lives and unchanged — for callers that use the matrix within one call
+/// (BasicBooster::train's View overload, the C binding's training). Any other X is copied as
+/// host_dmatrix copies it. Labels and weights are always copied (rows floats each).
+/// \throws std::runtime_error as host_dmatrix.
+template <class XView, class LabelView, class WeightView = Kokkos::View<const float*, Kokkos::HostSpace>,
+          std::enable_if_t<Kokkos::is_view<XView>::value && Kokkos::is_view<LabelView>::value, int> = 0>
+HostDMatrix host_dmatrix_borrowing(XView const& X, LabelView const& labels, WeightView const& weights = {}) {
+  static_assert(XView::rank == 2, "X must be a rows x features View");
+  static_assert(std::is_same_v<typename XView::non_const_value_type, float>, "X must hold float");
+  if (!is_host_row_major(X)) return host_dmatrix(X, labels, weights);
+  HostDMatrix d;
+  d.n_rows = X.extent(0);
+  d.n_features = X.extent(1);
+  // the matrix is only read: training takes it as a const HostDMatrix&
+  d.dense = HostDMatrix::dense_type(const_cast<float*>(X.data()), d.n_rows, d.n_features);
+  detail::set_host_labels(d, labels);
+  detail::set_host_weights(d, weights);
+  return d;
+}
+
 /// host_dmatrix of the caller's C arrays: x (rows × features floats, row-major, NaN = missing),
 /// labels (rows × n_targets floats, row-major; nullptr = unlabelled) and weights (rows floats;
 /// nullptr = all 1), wrapped as host Views and copied as above.

@@ -105,16 +105,17 @@ class BasicBooster {
   /// As train() above from the caller's Views in any memory space and layout: X (rows × features,
   /// float, NaN = missing; LayoutRight, LayoutLeft or LayoutStride), labels (rows, or rows × targets
   /// for multi-target training) and optional weights (rows, or an empty View for all 1). The
-  /// quantile sketch still runs on a host copy of X (made here, once, in row-major order),
-  /// after which the pipeline is device-resident as always. The model equals train() on a
-  /// HostDMatrix of the same values, byte for byte.
+  /// quantile sketch reads X on the host: in place when X already is a row-major host matrix
+  /// (is_host_row_major: no copy of X is made for the host backends, and only the upload for a
+  /// device), else from one row-major host copy made here; then the pipeline is device-resident
+  /// as always. The model equals train() on a HostDMatrix of the same values, byte for byte.
   /// \throws std::runtime_error as train(), or when labels/weights do not have X's rows.
   template <class XView, class LabelView,
             class WeightView = Kokkos::View<const float*, typename LabelView::memory_space>,
             std::enable_if_t<Kokkos::is_view<XView>::value && Kokkos::is_view<LabelView>::value, int> = 0>
   void train(TrainParams const& p, XView const& X, LabelView const& labels, WeightView const& weights = {},
              std::ostream* log = nullptr) {
-    train(p, host_dmatrix(X, labels, weights), {}, log);
+    train(p, host_dmatrix_borrowing(X, labels, weights), {}, log);
   }
 
   /// As train() above with the caller's objective (kernels/gradients.hpp CustomObjective, made by

@@ -255,11 +255,13 @@ int kboost_train(const float* x, int64_t n_rows, int64_t n_features, int layout,
     auto const rows = static_cast<std::size_t>(n_rows), feats = static_cast<std::size_t>(n_features);
     using unmanaged = Kokkos::MemoryTraits<Kokkos::Unmanaged>;
     using ColumnMajor = Kokkos::View<const float**, Kokkos::LayoutLeft, Kokkos::HostSpace, unmanaged>;
+    using RowMajor = Kokkos::View<const float**, Kokkos::LayoutRight, Kokkos::HostSpace, unmanaged>;
     using HostArray = Kokkos::View<const float*, Kokkos::HostSpace, unmanaged>;
-    kboost::HostDMatrix const d =
-        layout == KBOOST_ROW_MAJOR ? kboost::host_dmatrix(x, rows, feats, labels, weights)
-                                   : kboost::host_dmatrix(ColumnMajor(x, rows, feats), HostArray(labels, rows),
-                                                          HostArray(weights, weights != nullptr ? rows : 0));
+    HostArray const y(labels, rows), w(weights, weights != nullptr ? rows : 0);
+    // a row-major x is read in place for the whole (synchronous) fit; column-major is copied once
+    kboost::HostDMatrix const d = layout == KBOOST_ROW_MAJOR
+                                      ? kboost::host_dmatrix_borrowing(RowMajor(x, rows, feats), y, w)
+                                      : kboost::host_dmatrix(ColumnMajor(x, rows, feats), y, w);
     kboost::Booster booster;
     booster.train(params, d);
     *out = new kboost_model(booster.model());

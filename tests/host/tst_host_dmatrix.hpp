@@ -1,7 +1,7 @@
 // host_dmatrix (core/dmatrix.hpp), the HostDMatrix of a caller's data: from host Views in
 // LayoutRight, LayoutLeft and LayoutStride (subviews), with rows or rows × targets labels and
 // optional weights, and from C arrays; every field checked value by value, and the errors that name
-// the labels or the weights.
+// the labels or the weights; host_dmatrix_borrowing reads a row-major host X in place.
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
 
@@ -186,4 +186,40 @@ TEST_CASE("host_dmatrix " TEST_BACKEND ": labels or weights without X's rows are
   CHECK_THROWS_WITH(kboost::host_dmatrix(nullptr, 3, 2), ContainsSubstring("X is NULL"));
   float const y[3] = {1, 2, 3};
   CHECK_THROWS_WITH(kboost::host_dmatrix(y, 3, 1, y, nullptr, 0), ContainsSubstring("labels have 0 targets"));
+}
+
+TEST_CASE("host_dmatrix " TEST_BACKEND ": the borrowing form reads a row-major host X in place and copies any other",
+          "[data][host_dmatrix]") {
+  Kokkos::View<float*, Kokkos::HostSpace> y("y", 4), w("w", 4);
+  for (int r = 0; r < 4; ++r) {
+    y(r) = 2.0f * r;
+    w(r) = 0.5f + r;
+  }
+  auto const right = x_view<Kokkos::LayoutRight>(4, 3);
+  auto const borrowed = kboost::host_dmatrix_borrowing(right, y, w);
+  CHECK(kboost::is_host_row_major(right));
+  CHECK(borrowed.dense.data() == right.data());  // no copy of X
+  check_features(borrowed, 4, 3);
+  REQUIRE(borrowed.label.extent(0) == 4);
+  REQUIRE(borrowed.weight.extent(0) == 4);
+  CHECK(borrowed.label.data() != y.data());  // labels and weights are copies
+  CHECK(borrowed.label(3) == 6.0f);
+  CHECK(borrowed.weight(2) == 2.5f);
+
+  auto const rows = Kokkos::subview(right, std::make_pair(1, 3), Kokkos::ALL());  // a row range stays row-major
+  CHECK(kboost::is_host_row_major(rows));
+  CHECK(kboost::host_dmatrix_borrowing(rows, Kokkos::subview(y, std::make_pair(1, 3))).dense.data() == &right(1, 0));
+
+  auto const left = x_view<Kokkos::LayoutLeft>(4, 3);
+  auto const columns = Kokkos::subview(right, Kokkos::ALL(), std::make_pair(0, 2));  // LayoutStride
+  CHECK_FALSE(kboost::is_host_row_major(left));
+  CHECK_FALSE(kboost::is_host_row_major(columns));
+  auto const copied = kboost::host_dmatrix_borrowing(left, y, w);
+  CHECK(copied.dense.data() != left.data());
+  check_features(copied, 4, 3);
+  auto const two = kboost::host_dmatrix_borrowing(columns, y);
+  CHECK(two.dense.data() != right.data());
+  check_features(two, 4, 2);
+  CHECK_THROWS_WITH(kboost::host_dmatrix_borrowing(right, Kokkos::subview(y, std::make_pair(0, 2))),
+                    Catch::Matchers::ContainsSubstring("labels have 2 rows, X has 4"));
 }
