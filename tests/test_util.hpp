@@ -9,10 +9,17 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <limits>
 #include <string>
 #include <unistd.h>
 
 namespace kboost::test {
+
+/// float32's quiet NaN, the missing-value marker the test inputs use.
+inline float const kNaN = std::numeric_limits<float>::quiet_NaN();
+
+/// The same 32 bits (a NaN equals only a NaN of the same payload).
+inline bool bits_equal(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
 /// Bits equal, or both NaN (CUDA's canonical NaN and the host's default NaN differ in bits).
 inline bool same_result(float a, float b) {

@@ -16,8 +16,8 @@
 #include "tests/test_util.hpp"
 
 namespace {
+using kboost::test::kNaN;
 
-float const kNaN = std::numeric_limits<float>::quiet_NaN();
 
 std::uint32_t hash32(std::uint32_t x) {
   x ^= x >> 16;

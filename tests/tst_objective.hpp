@@ -14,6 +14,7 @@
 #include <limits>
 
 namespace {
+using kboost::test::bits_equal;
 
 struct Ref {
   float g, h;
@@ -87,7 +88,6 @@ std::vector<kboost::GradientPair> run(kboost::ObjectiveParams const& p, std::vec
   return std::vector<kboost::GradientPair>(hg.data(), hg.data() + hg.size());
 }
 
-bool bits_equal(float a, float b) { return std::memcmp(&a, &b, 4) == 0; }
 
 }  // namespace
 

@@ -16,9 +16,9 @@
 #include "tests/test_util.hpp"
 
 namespace {
+using kboost::test::kNaN;
 
 using Mat = Kokkos::View<float**, Kokkos::LayoutRight, TEST_MEMSPACE>;
-float const kNaN = std::numeric_limits<float>::quiet_NaN();
 
 Mat make_rows(std::vector<std::vector<float>> const& rows) {
   Mat d("rows", rows.size(), rows.empty() ? 0 : rows[0].size());

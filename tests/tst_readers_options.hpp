@@ -12,6 +12,7 @@
 #include "tests/test_util.hpp"
 
 namespace {
+using kboost::test::bits_equal;
 
 using kboost::ReadOptions;
 
@@ -25,7 +26,6 @@ std::vector<float> row_of(kboost::HostDMatrix const& h, std::size_t r) {
   return out;
 }
 
-bool bits_equal(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
 }  // namespace
 

@@ -13,6 +13,7 @@
 #include "tests/test_util.hpp"
 
 namespace {
+using kboost::test::bits_equal;
 
 using Preds = Kokkos::View<float**, Kokkos::LayoutRight, Kokkos::HostSpace>;
 
@@ -26,7 +27,6 @@ Preds tricky_predictions() {
   return p;
 }
 
-bool bits_equal(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
 std::filesystem::path pw_dir() { return kboost::test::temp_dir("prediction_writer"); }
 
