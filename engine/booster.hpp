@@ -100,22 +100,35 @@ class BasicBooster {
   /// as upstream.
   /// \throws std::runtime_error for unlabelled data, mismatched widths or unsupported parameters.
   void train(TrainParams const& p, HostDMatrix const& dtrain,
-             std::vector<std::pair<std::string, HostDMatrix>> const& evals = {}, std::ostream* log = nullptr);
+             std::vector<std::pair<std::string, HostDMatrix>> const& evals = {}, std::ostream* log = nullptr) {
+    train_rows(p, dtrain, evals, log, nullptr);
+  }
 
   /// As train() above from the caller's Views in any memory space and layout: X (rows × features,
   /// float, NaN = missing; LayoutRight, LayoutLeft or LayoutStride), labels (rows, or rows × targets
-  /// for multi-target training) and optional weights (rows, or an empty View for all 1). The
-  /// quantile sketch reads X on the host: in place when X already is a row-major host matrix
-  /// (is_host_row_major: no copy of X is made for the host backends, and only the upload for a
-  /// device), else from one row-major host copy made here; then the pipeline is device-resident
-  /// as always. The model equals train() on a HostDMatrix of the same values, byte for byte.
+  /// for multi-target training) and optional weights (rows, or an empty View for all 1).
+  /// When the execution space reads X's memory (a device View on CUDA or HIP, any host View on
+  /// Serial or OpenMP), the fit reads X itself when it is row-major in the space's memory, else one
+  /// row-major copy made on the space: X goes through the host only for a sketch that reads host
+  /// rows (one download; none on the host backends). exact_quantile never does; the default
+  /// upstream_gpu does not for unweighted data of one sketch batch (2^26 values) on one rank
+  /// without a value -0 (gpu_sketch_cuts_on_space), and does otherwise; upstream_cpu always does.
+  /// A View the space cannot read is copied once to a row-major host matrix (none when it already
+  /// is one: is_host_row_major) and uploaded. Labels and weights are copied to the host either way
+  /// (one float per row). The model equals train() on a HostDMatrix of the same values, byte for
+  /// byte.
   /// \throws std::runtime_error as train(), or when labels/weights do not have X's rows.
   template <class XView, class LabelView,
             class WeightView = Kokkos::View<const float*, typename LabelView::memory_space>,
             std::enable_if_t<Kokkos::is_view<XView>::value && Kokkos::is_view<LabelView>::value, int> = 0>
   void train(TrainParams const& p, XView const& X, LabelView const& labels, WeightView const& weights = {},
              std::ostream* log = nullptr) {
-    train(p, host_dmatrix_borrowing(X, labels, weights), {}, log);
+    if constexpr (detail::reads_rows_on_space<ExecutionSpace, XView>()) {
+      auto const rows = detail::rows_on_space(space_, X);
+      train_rows(p, detail::dmatrix_without_rows(X, labels, weights), {}, log, &rows);
+    } else {
+      train_rows(p, host_dmatrix_borrowing(X, labels, weights), {}, log, nullptr);
+    }
   }
 
   /// As train() above with the caller's objective (kernels/gradients.hpp CustomObjective, made by
@@ -167,10 +180,15 @@ class BasicBooster {
   };
 
   // train()'s stages, in order (engine/detail/booster_train.hpp)
-  FitRows upload_rows(HostDMatrix const& dtrain);
+  /// train() on dtrain, or on `on_space` (rows × features on the execution space) with dtrain's
+  /// labels, weights and shape (detail::dmatrix_without_rows) when it is not null.
+  void train_rows(TrainParams const& p, HostDMatrix const& dtrain,
+                  std::vector<std::pair<std::string, HostDMatrix>> const& evals, std::ostream* log,
+                  detail::DenseRows<memory_space> const* on_space);
+  FitRows upload_rows(HostDMatrix const& dtrain, detail::DenseRows<memory_space> const* on_space);
   matrix training_margins(FitRows const& rows, HostDMatrix const& dtrain, std::vector<float> const& base_margin,
                           bool continuing) const;
-  HistogramCuts<memory_space> find_cuts(FitContext const& fit, FitRows const& rows);
+  HistogramCuts<memory_space> find_cuts(FitContext const& fit, FitRows& rows);
   template <class BinT>
   BinCodes<BinT, memory_space> bin_rows(FitContext const& fit, FitRows& rows);
   void finish_fit(MemoryMeter const& meter, TransferCount const& copies_before, TrainParams const& p, std::ostream* log);

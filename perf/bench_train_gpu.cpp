@@ -6,11 +6,15 @@
 /// `repeats` fits with the tuned histogram kernel choice (read from the store), interleaved with as
 /// many fits with the global-atomic kernel forced (kboost_min_shared = 9e18) when --compare-global
 /// is 1. --sketch sets kboost_sketch_method (upstream_gpu, upstream_cpu or exact_quantile). Each fit is
-/// Booster::train from host data (upload, cuts, binning and all rounds). Prints medians and the
-/// tuned/global ratio, checks the two models are byte-identical, writes one CSV row per fit.
+/// Booster::train from host data (upload, cuts, binning and all rounds); --compare-input 1 adds, to
+/// each repeat, a fit from the same rows already in a row-major View of the execution space's
+/// memory (Booster::train's View overload, as a simulation code with its data on the GPU calls it;
+/// the View filled before the timing), in alternating order. Prints medians and the tuned/global
+/// and device-input/host-input ratios, checks every model is byte-identical, writes one CSV row
+/// per fit.
 ///   bench_train_gpu [--rows 1000000] [--features 28] [--rounds 10] [--depth 6] [--bins 256]
 ///                   [--repeats 7] [--csv FILE] [--write-data FILE] [--tune-dir DIR]
-///                   [--sketch upstream_gpu] [--compare-global 0]
+///                   [--sketch upstream_gpu] [--compare-global 0] [--compare-input 0]
 /// --write-data writes the data for other tools: int64 rows, int64 features, rows × features
 /// float32 (row-major), rows float32 labels. --tune-dir sets KBOOST_TUNE_DIR (default: a fresh
 /// directory under /tmp, so the first fit always tunes).
@@ -107,11 +111,13 @@ struct Fit {
   std::uint64_t hash = 0;
 };
 
-Fit fit(std::map<std::string, std::string> const& kv, kboost::HostDMatrix const& d) {
+/// One fit by `train(booster)`, timed from a fenced start to a fenced end.
+template <class Train>
+Fit timed_fit(Train&& train) {
   Kokkos::fence();
   auto const t0 = std::chrono::steady_clock::now();
   kboost::Booster b;
-  b.train(kboost::parse_params(kv), d);
+  train(b);
   Kokkos::fence();
   Fit f;
   f.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -121,12 +127,24 @@ Fit fit(std::map<std::string, std::string> const& kv, kboost::HostDMatrix const&
   return f;
 }
 
+Fit fit(std::map<std::string, std::string> const& kv, kboost::HostDMatrix const& d) {
+  return timed_fit([&](kboost::Booster& b) { b.train(kboost::parse_params(kv), d); });
+}
+
+using DeviceRows = Kokkos::View<float**, Kokkos::LayoutRight, Kokkos::DefaultExecutionSpace::memory_space>;
+using DeviceLabels = Kokkos::View<float*, Kokkos::DefaultExecutionSpace::memory_space>;
+
+Fit fit_from_views(std::map<std::string, std::string> const& kv, DeviceRows const& X, DeviceLabels const& y) {
+  return timed_fit([&](kboost::Booster& b) { b.train(kboost::parse_params(kv), X, y); });
+}
+
 }  // namespace
 
 int main(int argc, char* argv[]) {
   std::map<std::string, std::string> a{{"rows", "1000000"}, {"features", "28"}, {"rounds", "10"}, {"depth", "6"},
                                        {"bins", "256"},      {"repeats", "7"},   {"csv", ""},      {"write-data", ""},
-                                       {"tune-dir", ""},     {"sketch", "upstream_gpu"}, {"compare-global", "0"}};
+                                       {"tune-dir", ""},     {"sketch", "upstream_gpu"}, {"compare-global", "0"},
+                                       {"compare-input", "0"}};
   CLI::App app{"kboost GPU benchmark"};
   for (auto& [key, value] : a) app.add_option("--" + key, value)->default_val(value);
   CLI11_PARSE(app, argc, argv);
@@ -169,6 +187,18 @@ int main(int argc, char* argv[]) {
       fit(with({{"kboost_min_shared", "0"}}), w);
       fit(global, w);
     }
+    bool const compare_input = a["compare-input"] == "1";
+    DeviceRows X_dev;
+    DeviceLabels y_dev;
+    if (compare_input) {
+      X_dev = DeviceRows(Kokkos::view_alloc(Kokkos::WithoutInitializing, "bench::X_device"), rows, features);
+      y_dev = DeviceLabels(Kokkos::view_alloc(Kokkos::WithoutInitializing, "bench::y_device"), rows);
+      Kokkos::deep_copy(X_dev, d.dense);
+      Kokkos::deep_copy(y_dev, d.label);
+      fit_from_views(with({}), Kokkos::subview(X_dev, std::pair<std::size_t, std::size_t>(0, std::min<std::size_t>(rows, 50000)),
+                                               Kokkos::ALL()),
+                     Kokkos::subview(y_dev, std::pair<std::size_t, std::size_t>(0, std::min<std::size_t>(rows, 50000))));
+    }
     std::vector<std::pair<std::string, Fit>> fits;
     fits.emplace_back("tuned_first", fit(tuned, d));
     std::printf("first fit (tunes): %.4f s, tune phase %.4f s\n  %s\n", fits.back().second.wall,
@@ -179,8 +209,14 @@ int main(int argc, char* argv[]) {
         bool const is_tuned = (k == 0) == tuned_first || !compare_global;
         fits.emplace_back(is_tuned ? "tuned" : "global", fit(is_tuned ? tuned : global, d));
       }
+      if (compare_input) {
+        auto const host_fit = fits.back();
+        if (tuned_first) fits.pop_back();  // alternate which input goes first
+        fits.emplace_back("device_input", fit_from_views(tuned, X_dev, y_dev));
+        if (tuned_first) fits.push_back(host_fit);
+      }
     }
-    std::vector<double> wt, wg, ht, hg;
+    std::vector<double> wt, wg, ht, hg, wd;
     bool same_bits = true;
     for (auto const& [mode, f] : fits) {
       same_bits = same_bits && f.hash == fits.front().second.hash;
@@ -192,6 +228,7 @@ int main(int argc, char* argv[]) {
         wg.push_back(f.wall);
         hg.push_back(f.phases.histograms);
       }
+      if (mode == "device_input") wd.push_back(f.wall);
     }
     std::string const space = Kokkos::DefaultExecutionSpace::name();
     if (!a["csv"].empty()) {
@@ -204,7 +241,7 @@ int main(int argc, char* argv[]) {
         char buf[512];
         std::snprintf(buf, sizeof buf,
                       "kboost,%s,%s,%d,%zu,%zu,%s,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%d,%lld,%016llx\n",
-                      space.c_str(), mode.c_str(), mode == "tuned_first" ? 0 : (rep++) / (compare_global ? 2 : 1), rows, features,
+                      space.c_str(), mode.c_str(), mode == "tuned_first" ? 0 : (rep++) / ((compare_global ? 2 : 1) + (compare_input ? 1 : 0)), rows, features,
                       a["rounds"].c_str(), f.wall, p.upload, p.cuts, p.binning, p.gradients, p.histograms, p.splits, p.partition,
                       p.leaves, p.eval, p.tune, mode == "global" ? 0 : f.tuning.tile_rows,
                       mode == "global" ? -1LL : static_cast<long long>(f.tuning.min_shared),
@@ -219,6 +256,9 @@ int main(int argc, char* argv[]) {
                 "%.4f s; models byte-identical: %s\n",
                 space.c_str(), repeats, median(wt), median(wg), median(wg) > 0 ? median(wt) / median(wg) : 0.0,
                 median(ht), median(hg), same_bits ? "yes" : "NO");
+    if (compare_input)
+      std::printf("%s: median wall from device Views %.4f s, from the host DMatrix %.4f s, device/host %.3f\n",
+                  space.c_str(), median(wd), median(wt), median(wt) > 0 ? median(wd) / median(wt) : 0.0);
     std::printf("last tuned fit phases:\n%s", last_tuned->phases.summary().c_str());
     if (!same_bits) rc = 1;
   }

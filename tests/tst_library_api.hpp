@@ -9,9 +9,12 @@
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
 
+#include <cmath>
 #include <thread>
 #include <type_traits>
+#include <utility>
 
+#include <kboost/core/transfers.hpp>
 #include <kboost/engine/booster.hpp>
 #include <kboost/engine/params.hpp>
 #include <kboost/kboost_c.h>
@@ -284,6 +287,78 @@ TEST_CASE("library " TEST_BACKEND ": kboost_train writes the model the Booster w
   std::string const pv = (dir / "views.json").string();
   from_views.save(pv);
   CHECK(kboost::test::read_file(pv) == bytes);
+}
+
+TEST_CASE("library " TEST_BACKEND ": a fit from X where the execution space has it, in any layout, has the host "
+          "matrix's model bytes, and exact_quantile uploads no X",
+          "[library][train][exact_sketch][gpu_sketch]") {
+  int const rows = 1500, nf = 6, wide = nf + 2;
+  // X: rows × nf; the same values in columns 1 .. nf of a wider row-major matrix (a strided subview)
+  Kokkos::View<float**, Kokkos::LayoutRight, TEST_MEMSPACE> right("right", rows, nf), padded("padded", rows, wide);
+  Left left("left", rows, nf);
+  Kokkos::View<float*, TEST_MEMSPACE> y("y", rows), w("w", rows);
+  auto hr = Kokkos::create_mirror_view(right);
+  auto hp = Kokkos::create_mirror_view(padded);
+  auto hl = Kokkos::create_mirror_view(left);
+  auto hy = Kokkos::create_mirror_view(y);
+  auto hw = Kokkos::create_mirror_view(w);
+  for (int r = 0; r < rows; ++r) {
+    double target = 0;
+    for (int f = 0; f < nf; ++f) {
+      float const v = (r * 11 + f * 5) % 23 == 0 ? std::nanf("") : static_cast<float>((r * (2 * f + 3)) % 97) / 9.0f;
+      hr(r, f) = hl(r, f) = hp(r, f + 1) = v;
+      if (!std::isnan(v)) target += (f + 1) * v;
+    }
+    hp(r, 0) = hp(r, wide - 1) = -1.0f;
+    hy(r) = static_cast<float>(target / 10);
+    hw(r) = 0.5f + static_cast<float>(r % 4);
+  }
+  Kokkos::deep_copy(right, hr);
+  Kokkos::deep_copy(padded, hp);
+  Kokkos::deep_copy(left, hl);
+  Kokkos::deep_copy(y, hy);
+  Kokkos::deep_copy(w, hw);
+  auto const strided = Kokkos::subview(padded, Kokkos::ALL(), std::make_pair(1, nf + 1));
+  Kokkos::View<const float*, TEST_MEMSPACE> const unweighted;
+
+  auto const dir = kboost::test::temp_dir("train_on_space");
+  // (the model's bytes, the uploads the fit counted)
+  auto const fitted = [&](kboost::TrainParams const& p, auto&& fit) {
+    kboost::BasicBooster<TEST_EXECSPACE> b;
+    auto const before = kboost::transfer_count();
+    fit(b, p);
+    auto const uploads = kboost::transfer_count().uploads - before.uploads;
+    std::string const path = (dir / "model.json").string();
+    b.save(path);
+    return std::make_pair(kboost::test::read_file(path), uploads);
+  };
+  for (char const* method : {"exact_quantile", "upstream_gpu", "upstream_cpu"}) {
+    for (bool const weighted : {true, false}) {
+      INFO(method << (weighted ? ", weighted" : ", unweighted"));
+      kboost::TrainParams const p = kboost::parse_params(
+          {{"objective", "reg:squarederror"}, {"max_depth", "4"}, {"num_round", "5"}, {"eta", "0.3"},
+           {"kboost_sketch_method", method}, {"max_bin", "32"}});
+      auto const host = fitted(p, [&](auto& b, auto const& q) {
+        b.train(q, weighted ? kboost::host_dmatrix(hr, hy, hw) : kboost::host_dmatrix(hr, hy));
+      });
+      REQUIRE(host.first.size() > 100);
+      auto const on_space = [&](auto const& X) {
+        return fitted(p, [&](auto& b, auto const& q) { weighted ? b.train(q, X, y, w) : b.train(q, X, y, unweighted); });
+      };
+      for (auto const& [layout, result] : {std::make_pair("LayoutRight", on_space(right)),
+                                           std::make_pair("LayoutLeft", on_space(left)),
+                                           std::make_pair("LayoutStride", on_space(strided))}) {
+        INFO(layout);
+        CHECK(result.first == host.first);
+        if (std::string(method) != "exact_quantile") continue;
+        // on a device the host matrix's fit uploads X; these upload only labels (and weights)
+        if constexpr (!Kokkos::SpaceAccessibility<Kokkos::HostSpace, TEST_MEMSPACE>::accessible)
+          CHECK(result.second == host.second - 1);
+        else
+          CHECK(result.second == 0);
+      }
+    }
+  }
 }
 
 TEST_CASE("library " TEST_BACKEND ": host_dmatrix copies Views of the test's memory space to the host",

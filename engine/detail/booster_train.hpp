@@ -25,9 +25,9 @@
 namespace kboost {
 
 template <class ExecutionSpace>
-void BasicBooster<ExecutionSpace>::train(TrainParams const& p, HostDMatrix const& dtrain,
-                                         std::vector<std::pair<std::string, HostDMatrix>> const& evals,
-                                         std::ostream* log) {
+void BasicBooster<ExecutionSpace>::train_rows(TrainParams const& p, HostDMatrix const& dtrain,
+                                              std::vector<std::pair<std::string, HostDMatrix>> const& evals,
+                                              std::ostream* log, detail::DenseRows<Mem> const* on_space) {
   compat::ScopedRegion region("kboost::train");
   run_on_all_ranks(*comm_, [&] { detail::check_device_and_threads(p, space_); });
   bool const continuing = std::exchange(has_start_, false);  // a continuation is for one fit
@@ -38,7 +38,7 @@ void BasicBooster<ExecutionSpace>::train(TrainParams const& p, HostDMatrix const
   TransferCount const copies_before = transfer_count();
   history_.clear();
 
-  FitRows rows = upload_rows(dtrain);
+  FitRows rows = upload_rows(dtrain, on_space);
   std::vector<float> const base_score = detail::fit_base_score(p, plan, dtrain, start_model_, *comm_);
   FitContext fit{p, dtrain, evals, log, plan};
   fit.base_margin = detail::base_margins(plan, base_score);
@@ -60,11 +60,23 @@ void BasicBooster<ExecutionSpace>::train(TrainParams const& p, HostDMatrix const
   finish_fit(meter, copies_before, p, log);
 }
 
-/// The training rows, labels and weights on the execution space: dense rows, or CSR arrays that
-/// are binned without a dense copy.
+/// The training rows, labels and weights on the execution space: dense rows (the caller's, when
+/// they are already there: `on_space`), or CSR arrays that are binned without a dense copy.
 template <class ExecutionSpace>
-auto BasicBooster<ExecutionSpace>::upload_rows(HostDMatrix const& dtrain) -> FitRows {
+auto BasicBooster<ExecutionSpace>::upload_rows(HostDMatrix const& dtrain, detail::DenseRows<Mem> const* on_space)
+    -> FitRows {
   FitRows rows;
+  if (on_space != nullptr) {
+    rows.X = *on_space;
+    if constexpr (std::is_same_v<matrix, HostDMatrix::dense_type>)
+      rows.host_dense = rows.X;  // host memory space: the rows are the host rows
+    else
+      rows.host_copy_pending = true;
+    PhaseTimer t(times_.upload);
+    rows.label = counted_copy_to<Mem>(dtrain.label);
+    rows.weight = counted_copy_to<Mem>(dtrain.weight);
+    return rows;
+  }
   rows.sparse = dtrain.is_sparse();
   if (rows.sparse)
     rows.host_csr = checked_csr(dtrain);
@@ -104,12 +116,14 @@ auto BasicBooster<ExecutionSpace>::training_margins(FitRows const& rows, HostDMa
 }
 
 /// The histogram cuts (once per fit, the same on every rank): exact weighted quantiles on the
-/// execution space, or a replica of upstream's CPU or GPU sketch on the host rows (upstream_gpu's
-/// counting on the execution space, gpu_sketch_cuts_on_space, gives the same bits but is slower
-/// than the host radix sort on the GPU machine too: docs/training.md).
+/// execution space, or a replica of upstream's CPU or GPU sketch on the host rows. Rows that are
+/// only on the execution space (the caller's device View) are downloaded for the host replicas,
+/// except where upstream_gpu's counting on the space (gpu_sketch_cuts_on_space, the same bits)
+/// applies; rows that came from the host keep the host radix sort, which is faster than that
+/// counting on the GPU machine (docs/training.md).
 template <class ExecutionSpace>
 HistogramCuts<typename ExecutionSpace::memory_space> BasicBooster<ExecutionSpace>::find_cuts(FitContext const& fit,
-                                                                                             FitRows const& rows) {
+                                                                                             FitRows& rows) {
   PhaseTimer t(times_.cuts);
   TrainParams const& p = fit.p;
   auto const& c = rows.csr;
@@ -117,6 +131,16 @@ HistogramCuts<typename ExecutionSpace::memory_space> BasicBooster<ExecutionSpace
     return exact_quantile_cuts_csr<Mem>(space_, c.row_map, c.entries, c.values, c.n_features, fit.weight, p.max_bin);
   if (p.sketch_method == "exact_quantile")
     return exact_quantile_cuts<Mem>(space_, detail::ConstRows<Mem>(rows.X), fit.weight, p.max_bin);
+  if (rows.host_copy_pending) {  // the caller's rows, on the execution space only
+    if (p.sketch_method == "upstream_gpu" && fit.weight.extent(0) == 0 && comm_->size() == 1 &&
+        fit.plan.categorical.empty())
+      if (auto cuts = gpu_sketch_cuts_on_space<Mem>(space_, detail::ConstRows<Mem>(rows.X), p.max_bin))
+        return std::move(*cuts);
+    rows.host_dense = HostDMatrix::dense_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::train::host_X"),
+                                              rows.X.extent(0), rows.X.extent(1));
+    counted_deep_copy(rows.host_dense, rows.X);
+    rows.host_copy_pending = false;
+  }
   auto const& h = rows.host_csr;
   if (p.sketch_method == "upstream_gpu" && rows.sparse)
     return gpu_sketch_cuts_from_host_csr<Mem>(space_, h.row_map, h.entries, h.values, h.n_features, fit.dtrain.weight,

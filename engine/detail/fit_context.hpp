@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <iosfwd>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <kboost/core/dmatrix.hpp>
@@ -42,6 +43,54 @@ DenseRows<Mem> upload_dense(HostDMatrix const& m) {
   return d;
 }
 
+/// One value of a rows × features View copied into a row-major matrix (rows_on_space's kernel).
+template <class Src, class Dst>
+struct CopyToRowMajor {
+  Src src;
+  Dst dst;
+  KOKKOS_INLINE_FUNCTION void operator()(std::size_t i, std::size_t j) const { dst(i, j) = src(i, j); }
+};
+
+/// Whether a fit can read the caller's X where it is: the execution space reads its memory.
+template <class ExecutionSpace, class XView>
+constexpr bool reads_rows_on_space() {
+  return Kokkos::SpaceAccessibility<ExecutionSpace, typename XView::memory_space>::accessible;
+}
+
+/// The caller's X (rows × features float, any layout, in memory the execution space reads) as a
+/// fit's row-major rows on the space's memory: X itself when it already is such a matrix (LayoutRight
+/// in that memory space, rows without padding; the fit only reads it, and X outlives the fit as the
+/// caller's argument does), else one copy made on the execution space, never through the host.
+template <class ExecutionSpace, class XView>
+DenseRows<typename ExecutionSpace::memory_space> rows_on_space(ExecutionSpace const& space, XView const& X) {
+  static_assert(XView::rank == 2, "X must be a rows x features View");
+  static_assert(std::is_same_v<typename XView::non_const_value_type, float>, "X must hold float");
+  using Mem = typename ExecutionSpace::memory_space;
+  std::size_t const rows = X.extent(0), features = X.extent(1);
+  if constexpr (std::is_same_v<typename XView::memory_space, Mem> &&
+                std::is_same_v<typename XView::array_layout, Kokkos::LayoutRight>) {
+    if (rows < 2 || X.stride(0) == features) return DenseRows<Mem>(const_cast<float*>(X.data()), rows, features);
+  }
+  auto out = allocate_view<DenseRows<Mem>>("kboost::train::X", false, rows, features);
+  using Policy = Kokkos::MDRangePolicy<ExecutionSpace, Kokkos::Rank<2>, Kokkos::IndexType<std::size_t>>;
+  Kokkos::parallel_for("kboost::train::caller_rows", Policy(space, {0, 0}, {rows, features}),
+                       CopyToRowMajor<XView, DenseRows<Mem>>{X, out});
+  return out;
+}
+
+/// A HostDMatrix of the caller's labels and weights (copied to the host, as host_dmatrix does)
+/// whose rows stay on the execution space: n_rows and n_features are X's, dense and csr are
+/// empty, so only a fit given the rows (rows_on_space) may read it.
+template <class XView, class LabelView, class WeightView>
+HostDMatrix dmatrix_without_rows(XView const& X, LabelView const& labels, WeightView const& weights) {
+  HostDMatrix d;
+  d.n_rows = X.extent(0);
+  d.n_features = X.extent(1);
+  set_host_labels(d, labels);
+  set_host_weights(d, weights);
+  return d;
+}
+
 /// `rows` × outputs margins holding every output's intercept (`base_margin`, one per output).
 template <class Mem>
 Margins<Mem> intercept_margins(std::size_t rows, std::vector<float> const& base_margin) {
@@ -62,6 +111,7 @@ struct FitRows {
   HostDMatrix::dense_type host_dense;      ///< dense: rows × features on the host
   CsrArrays<Kokkos::HostSpace> host_csr;   ///< sparse: the CSR arrays on the host
   DenseRows<Mem> X;                        ///< dense: rows × features on Mem
+  bool host_copy_pending = false;          ///< dense rows given on Mem only: host_dense made on demand
   CsrArrays<Mem> csr;                      ///< sparse: the CSR arrays on Mem
   Kokkos::View<float*, Mem> label, weight; ///< rows (× targets, row-major); weight empty: all 1
 };
