@@ -2,9 +2,11 @@
 /// `kboost train`'s parameter options and config file (apps/train_params.hpp).
 #include "train_params.hpp"
 
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <stdexcept>
+#include <system_error>
 #include <utility>
 #include <vector>
 
@@ -116,6 +118,8 @@ void add_param_options(CLI::App& sub, std::map<std::string, std::string>& kv, st
 }
 
 std::map<std::string, int> apply_config_file(CLI::App& sub, std::string const& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw std::runtime_error(path + ": is a directory, not a config file");
   if (!std::ifstream(path)) throw std::runtime_error(path + ": cannot read config file");
   std::vector<CLI::ConfigItem> items;
   try {

@@ -490,7 +490,16 @@ void encode_categorical_features(CsvTable& t, ColumnRoles const& roles, ReadOpti
 /// feature names, and the count of missing cells.
 void fill_features(CsvTable const& t, ColumnRoles const& roles, HostDMatrix& m) {
   if (!t.names.empty()) {
-    for (int c : roles.features) m.info.feature_names.push_back(t.names[static_cast<std::size_t>(c)]);
+    std::map<std::string, int> first_column;  // upstream refuses duplicate feature names
+    for (int c : roles.features) {
+      std::string const& name = t.names[static_cast<std::size_t>(c)];
+      auto const [it, fresh] = first_column.emplace(name, c);
+      if (!fresh && !name.empty())
+        fail(t.path, 1, "", t.desc(it->second) + " and " + t.desc(c) +
+                                " have the same name: feature names must be unique (rename one, or leave one out with "
+                                "--ignore-columns)");
+      m.info.feature_names.push_back(name);
+    }
     m.info.feature_names.resize(m.n_features);
   }
   m.dense = HostDMatrix::dense_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::DMatrix::dense"), t.n_rows(),

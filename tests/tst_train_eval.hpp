@@ -2,15 +2,19 @@
 // binary example with eval sets train and test, metrics error and logloss, 5 rounds of patience,
 // kboost stops at the same round with the same best_iteration / best_score attributes and the same
 // per-round test logloss. Golden: tests/golden/train_early_stopping.json (make_train_goldens.py).
-// Also: `kboost train` with a config file, and parameter errors that name the parameter.
+// Also: `kboost train` with a config file, parameter errors that name the parameter, and a fit
+// that diverges (non-finite leaves) stopped at its round with no model written.
 #include <catch2/catch_test_macros.hpp>
+#include <catch2/matchers/catch_matchers_string.hpp>
 
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -81,5 +85,37 @@ TEST_CASE("train " TEST_BACKEND ": CLI with config file; bad parameters are name
   };
   CHECK(err_of("--max_dpth 3").find("max_dpth") != std::string::npos);
   CHECK(err_of("--subsample 1.5").find("subsample") != std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("train " TEST_BACKEND ": a fit that diverges stops at the round it did, and no model is written",
+          "[train][cli][errors]") {
+  auto const dir = kboost::test::temp_dir("train_diverges");
+  std::string text;
+  std::vector<float> x, y;
+  for (int r = 0; r < 200; ++r) {
+    float const label = 1.0e4f * static_cast<float>(r % 7), a = static_cast<float>(r % 13), b = static_cast<float>(r % 5);
+    y.push_back(label);
+    x.push_back(a);
+    x.push_back(b);
+    text += std::to_string(static_cast<int>(label)) + " 0:" + std::to_string(static_cast<int>(a)) + " 1:" +
+            std::to_string(static_cast<int>(b)) + "\n";
+  }
+  // eta times the first leaf's weight overflows float32: the leaf is inf
+  kboost::BasicBooster<TEST_EXECSPACE> booster;
+  CHECK_THROWS_WITH(booster.train(kboost::parse_params({{"objective", "reg:squarederror"}, {"eta", "3e38"},
+                                                        {"num_round", "3"}}),
+                                  kboost::host_dmatrix(x.data(), y.size(), 2, y.data())),
+                    Catch::Matchers::ContainsSubstring("round 0") && Catch::Matchers::ContainsSubstring("leaf value is inf"));
+
+  std::string const data = kboost::test::write_file(dir, "big.libsvm", text);
+  std::string const model = (dir / "m.json").string();
+  std::string out;
+  CHECK(kboost::test::run_cli(dir, "train --data " + data + " --format libsvm --eta 3e38 --model-out " + model, out) != 0);
+  CHECK_THAT(out, Catch::Matchers::ContainsSubstring("round 0"));
+  CHECK_FALSE(std::filesystem::exists(model));
+  CHECK(kboost::test::run_cli(dir, "train --data " + data + " --format libsvm --eta 1e40 --model-out " + model, out) != 0);
+  CHECK_THAT(out, Catch::Matchers::ContainsSubstring("eta") && Catch::Matchers::ContainsSubstring("overflows float32"));
+  CHECK_FALSE(std::filesystem::exists(model));
   std::filesystem::remove_all(dir);
 }

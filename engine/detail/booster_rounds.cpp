@@ -4,8 +4,10 @@
 /// EarlyStopping).
 #include <kboost/engine/booster.hpp>
 
+#include <cmath>
 #include <cstdio>
 #include <stdexcept>
+#include <string>
 
 #include <kboost/core/float_text.hpp>
 #include <kboost/core/output_transform.hpp>
@@ -68,6 +70,36 @@ EvalRound score_eval_sets(TrainParams const& p, ObjectiveKind kind, std::vector<
       out.emplace_back(evals[e].first, m, score_metric(p, m, evals[e].first, evals[e].second, margins[e], preds));
   }
   return out;
+}
+
+void require_finite_trees(Model const& model, std::size_t first, int round) {
+  auto const refuse = [round](std::size_t tree, std::size_t node, std::string const& what, float v) {
+    throw std::runtime_error("train: round " + std::to_string(round) + ", tree " + std::to_string(tree) + ", node " +
+                             std::to_string(node) + ": " + what + " is " + ostream_float_string(v) +
+                             ": the boosting diverged (eta or another parameter too large, or labels, weights or a "
+                             "base_margin beyond float32); no model is written");
+  };
+  for (std::size_t k = first; k < model.trees.size(); ++k) {
+    TreeModel const& t = model.trees[k];
+    if (t.num_nodes() == 0) continue;
+    if (!t.sum_hessian.empty() && !std::isfinite(t.sum_hessian[0]))
+      refuse(k, 0, "the hessian sum of the gradients", t.sum_hessian[0]);
+    if (!t.base_weights.empty() && !std::isfinite(t.base_weights[0]))
+      refuse(k, 0, "the root's weight (the gradients' sum)", t.base_weights[0]);
+    for (std::size_t i = 0; i < t.num_nodes(); ++i)
+      if (t.is_leaf(i) && !std::isfinite(t.split_conditions[i])) refuse(k, i, "the leaf value", t.split_conditions[i]);
+    for (std::size_t i = 0; i < t.leaf_weights.size(); ++i)
+      if (!std::isfinite(t.leaf_weights[i]))
+        refuse(k, i / static_cast<std::size_t>(t.size_leaf_vector), "a vector leaf's value", t.leaf_weights[i]);
+  }
+}
+
+void require_scored_metrics(EvalRound const& r, int round) {
+  for (auto const& [set, metric, value] : r)
+    if (std::isnan(value))
+      throw std::runtime_error("train: round " + std::to_string(round) + ": " + set + "-" + metric +
+                               " is NaN: the boosting diverged (eta or another parameter too large, or labels "
+                               "beyond float32); no model is written");
 }
 
 std::vector<std::string> fit_metrics(TrainParams const& p, ObjectiveParams const& obj, bool has_evals) {

@@ -35,6 +35,16 @@ struct HostMargins {
 EvalRound score_eval_sets(TrainParams const& p, ObjectiveKind kind, std::vector<std::string> const& metrics,
                           EvalSetList const& evals, std::vector<HostMargins> const& margins);
 
+/// Refuses a round whose trees (model.trees[first ..]) hold a non-finite leaf value, or whose
+/// gradients summed to a non-finite hessian or gradient at a root: training that diverged (eta
+/// too large, labels or weights beyond float32) stops at the round it did, before the model
+/// holds a tree its readers refuse. \throws std::runtime_error naming the round, tree and node.
+void require_finite_trees(Model const& model, std::size_t first, int round);
+
+/// Refuses a round whose metric came out NaN on an eval set (an inf metric, such as mape on a
+/// label 0, is reported as upstream does). \throws std::runtime_error naming the round and metric.
+void require_scored_metrics(EvalRound const& r, int round);
+
 /// The metrics a fit scores: p.eval_metric, else the objective's default unless
 /// disable_default_eval_metric. \throws std::runtime_error when early stopping would have none.
 std::vector<std::string> fit_metrics(TrainParams const& p, ObjectiveParams const& obj, bool has_evals);
@@ -62,6 +72,7 @@ void BasicBooster<ExecutionSpace>::fit_rounds(FitContext& fit, BinCodes<BinT, me
     rounds->begin_round(round, fit.margin);
     round_gradients(fit, round, buffers);
     grow_round_trees(fit, grower, buffers, engine, *rounds, sets);
+    detail::require_finite_trees(model_, static_cast<std::size_t>(model_.iteration_indptr.back()), round);
     model_.iteration_indptr.push_back(static_cast<int>(model_.trees.size()));
     {
       PhaseTimer t(times_.eval);
@@ -219,6 +230,7 @@ void BasicBooster<ExecutionSpace>::record_evaluation(FitContext const& fit, int 
     }
     r = detail::score_eval_sets(fit.p, fit.plan.kind, fit.metrics, fit.evals, host);
   }
+  detail::require_scored_metrics(r, round);
   history_.push_back(r);
   state_.history.push_back(r);
   if (fit.log) *fit.log << format_eval_line(round, r) << "\n" << std::flush;

@@ -13,6 +13,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <limits>
 #include <sstream>
 #include <stdexcept>
 #include <utility>
@@ -133,6 +134,11 @@ Kind real(float& dst, double lo, double hi, bool lo_open = false, bool hi_open =
     double const d = to_double(k, v);
     bool const ok = (lo_open ? d > lo : d >= lo) && (hi_open ? d < hi : d <= hi);
     if (!ok || std::isnan(d)) bad(k, v, "out of range " + range);
+    // kboost's parameters are float32, as upstream's: a value that is not a finite float32 would
+    // train a model of inf or NaN leaves
+    if (std::isinf(d)) bad(k, v, "must be finite");
+    if (std::fabs(d) > std::numeric_limits<float>::max())
+      bad(k, v, "overflows float32 (the largest is 3.40282347e+38)");
     dst = static_cast<float>(d);
   };
   // six digits: 0.3, not the 0.300000012 the model file holds

@@ -79,6 +79,12 @@ TEST_CASE("params " TEST_BACKEND ": errors name the parameter", "[params]") {
   CHECK_THROWS_WITH(kboost::parse_params({{"objective", "multi:softprob"}}), ContainsSubstring("num_class"));
   CHECK_THROWS_WITH(kboost::parse_params({{"tweedie_variance_power", "2"}}), ContainsSubstring("tweedie_variance_power"));
   CHECK_THROWS_WITH(kboost::parse_params({{"eta", "abc"}}), ContainsSubstring("eta"));
+  // float32 parameters: no inf, nothing beyond float32's largest value
+  CHECK_THROWS_WITH(kboost::parse_params({{"eta", "inf"}}), ContainsSubstring("eta") && ContainsSubstring("finite"));
+  CHECK_THROWS_WITH(kboost::parse_params({{"eta", "1e40"}}), ContainsSubstring("eta") && ContainsSubstring("overflows float32"));
+  CHECK_THROWS_WITH(kboost::parse_params({{"lambda", "3.5e38"}}), ContainsSubstring("lambda") && ContainsSubstring("overflows"));
+  CHECK_THROWS_WITH(kboost::parse_params({{"gamma", "INF"}}), ContainsSubstring("gamma") && ContainsSubstring("finite"));
+  CHECK(kboost::parse_params({{"eta", "3.4e38"}}).eta == 3.4e38f);
 }
 
 TEST_CASE("params " TEST_BACKEND ": sketch_method is upstream_gpu unless another is asked for", "[params]") {

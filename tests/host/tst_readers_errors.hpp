@@ -101,6 +101,14 @@ TEST_CASE("reader errors " TEST_BACKEND ": CSV errors name file, line and column
   REQUIRE_THROWS_WITH(kboost::read_dataset(header_only, hdr),
                       ContainsSubstring(header_only + ":2") && ContainsSubstring("no data rows"));
 
+  // a feature name twice: upstream refuses duplicate feature names
+  auto twice = kboost::test::write_file(dir, "twice.csv", "a,b,a,y\n1,2,3,0\n4,5,6,1\n");
+  ReadOptions by_name;
+  by_name.label_column = "y";
+  REQUIRE_THROWS_WITH(kboost::read_dataset(twice, by_name),
+                      ContainsSubstring(twice + ":1") && ContainsSubstring("column 0 ('a') and column 2 ('a')") &&
+                          ContainsSubstring("must be unique"));
+
   auto ok = kboost::test::write_file(dir, "ok.csv", "a,b,y\n1,2,0\n");
   ReadOptions bad_name;
   bad_name.label_column = "target";

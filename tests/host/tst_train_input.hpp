@@ -116,6 +116,11 @@ TEST_CASE("train input " TEST_BACKEND ": kboost train's side files, label errors
   CHECK(kboost::test::run_cli(dir, base + "--config " + cfg_bad, out) != 0);
   CHECK(out.find("v.conf:3") != std::string::npos);
   CHECK(out.find("eta = '-1'") != std::string::npos);
+  // A directory as the config file, and a float32 parameter beyond float32.
+  CHECK(kboost::test::run_cli(dir, base + "--config " + dir.string(), out) != 0);
+  CHECK(out.find("is a directory, not a config file") != std::string::npos);
+  CHECK(kboost::test::run_cli(dir, base + "--eta inf", out) != 0);
+  CHECK(out.find("must be finite") != std::string::npos);
   // --help: --model-out required; the parameters by their XGBoost names.
   CHECK(kboost::test::run_cli(dir, "train --help", out) == 0);
   CHECK(out.find("REQUIRED") != std::string::npos);
