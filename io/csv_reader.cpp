@@ -495,7 +495,7 @@ void fill_features(CsvTable const& t, ColumnRoles const& roles, HostDMatrix& m) 
       std::string const& name = t.names[static_cast<std::size_t>(c)];
       auto const [it, fresh] = first_column.emplace(name, c);
       if (!fresh && !name.empty())
-        fail(t.path, 1, "", t.desc(it->second) + " and " + t.desc(c) +
+        fail(t.path, t.line_no[0], "", t.desc(it->second) + " and " + t.desc(c) +
                                 " have the same name: feature names must be unique (rename one, or leave one out with "
                                 "--ignore-columns)");
       m.info.feature_names.push_back(name);
