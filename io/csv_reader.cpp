@@ -47,6 +47,8 @@ enum class Cell : std::uint8_t { kMissing, kNumber, kString };
 struct ColumnStats {
   std::size_t n_numbers = 0, n_strings = 0;
   std::size_t first_string_line = 0;  // 1-based line of the first string field (0 = none)
+  std::size_t first_overflow_line = 0;  // 1-based line of the first number beyond float32 (0 = none)
+  std::string first_overflow_text;      // its text
 };
 
 /// Column spec (header name, 0-based index, or negative index from the end) -> column index, or -1.
@@ -209,6 +211,10 @@ void parse_cells(CsvTable& t, MissingMarkers const& is_missing) {
         if (auto v = parse_float(fields[c])) {
           t.vals[r * t.n_cols + c] = *v;
           kind = std::isnan(*v) ? Cell::kMissing : Cell::kNumber;
+          if (r > 0 && std::isinf(*v) && !spells_infinity(fields[c]) && t.stats[c].first_overflow_line == 0) {
+            t.stats[c].first_overflow_line = t.line_no[r];  // line 1: detect_header
+            t.stats[c].first_overflow_text = std::string(fields[c]);
+          }
         } else {
           kind = Cell::kString;
         }
@@ -241,6 +247,10 @@ void detect_header(CsvTable& t, std::optional<bool> forced) {
   } else {
     for (std::size_t c = 0; c < t.n_cols; ++c) {
       if (t.first_kind[c] == Cell::kNumber) ++t.stats[c].n_numbers;
+      if (t.first_kind[c] == Cell::kNumber && std::isinf(t.vals[c]) && !spells_infinity(t.first_row[c])) {
+        t.stats[c].first_overflow_line = t.line_no[0];
+        t.stats[c].first_overflow_text = t.first_row[c];
+      }
       if (t.first_kind[c] == Cell::kString) {
         ++t.stats[c].n_strings;
         t.stats[c].first_string_line = t.line_no[0];
@@ -501,6 +511,11 @@ void fill_features(CsvTable const& t, ColumnRoles const& roles, HostDMatrix& m) 
       m.info.feature_names.push_back(name);
     }
     m.info.feature_names.resize(m.n_features);
+  }
+  for (int c : roles.features) {
+    ColumnStats const& st = t.stats[static_cast<std::size_t>(c)];
+    if (st.first_overflow_line != 0 && st.n_strings == 0)
+      fail(t.path, st.first_overflow_line, t.desc(c), float32_overflow(st.first_overflow_text));
   }
   m.dense = HostDMatrix::dense_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::DMatrix::dense"), t.n_rows(),
                                     m.n_features);

@@ -92,6 +92,8 @@ void parse_entries(LibsvmRows& rows, std::vector<std::string_view> const& toks, 
       fail(path, ln, field, "feature index " + std::to_string(*idx) + " is beyond the largest column id (" +
                                 std::to_string(std::numeric_limits<std::int32_t>::max()) + ")");
     if (std::isnan(*val)) continue;
+    if (std::isinf(*val) && !spells_infinity(toks[t].substr(colon + 1)))
+      fail(path, ln, field, float32_overflow(toks[t].substr(colon + 1)));
     rows.min_index = std::min(rows.min_index, *idx);
     rows.max_index = std::max(rows.max_index, *idx);
     rows.entries.push_back({*idx, *val});

@@ -3,6 +3,7 @@
 /// Internals shared by the dataset readers (not part of the public API): float parsing, field
 /// trimming, error messages naming file/line/field, and the per-format entry points.
 #include <charconv>
+#include <cctype>
 #include <cmath>
 #include <cstdint>
 #include <optional>
@@ -59,6 +60,22 @@ inline std::optional<float> parse_float(std::string_view s) {
   }
   if (ec != std::errc()) return std::nullopt;
   return v;
+}
+
+/// Whether `text`, a number that parsed to ±inf, spells an infinity ("inf", "-Infinity", ...)
+/// rather than overflowing float32 ("1e40").
+inline bool spells_infinity(std::string_view text) {
+  if (!text.empty() && (text[0] == '+' || text[0] == '-')) text.remove_prefix(1);
+  std::string lower(text);
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return lower == "inf" || lower == "infinity";
+}
+
+/// The refusal of a value whose text overflows float32. Upstream's DMatrix refuses such a value
+/// as it refuses inf ("Input data contains `inf` or a value too large, while `missing` is not set
+/// to `inf`": src/common/error_msg.h InfInData, checked as data is pushed, src/data/data.cc).
+inline std::string float32_overflow(std::string_view text) {
+  return "'" + std::string(text) + "' overflows float32 (the largest magnitude is 3.40282347e+38)";
 }
 
 /// Whole of `s` as a 64-bit integer (from_chars), nullopt otherwise.

@@ -3,6 +3,8 @@
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
 
+#include <cmath>
+
 #include <hdf5.h>
 
 #include <kboost/io/dataset_reader.hpp>
@@ -108,6 +110,23 @@ TEST_CASE("reader errors " TEST_BACKEND ": CSV errors name file, line and column
   REQUIRE_THROWS_WITH(kboost::read_dataset(twice, by_name),
                       ContainsSubstring(twice + ":1") && ContainsSubstring("column 0 ('a') and column 2 ('a')") &&
                           ContainsSubstring("must be unique"));
+
+  // a value beyond float32 in a feature: refused as upstream refuses it (an explicit inf is a value)
+  auto huge = kboost::test::write_file(dir, "huge.csv", "a,b,y\n1,2,0\n3,1e40,1\n");
+  REQUIRE_THROWS_WITH(kboost::read_dataset(huge, by_name),
+                      ContainsSubstring(huge + ":3: column 1 ('b')") && ContainsSubstring("'1e40' overflows float32"));
+  auto huge_first = kboost::test::write_file(dir, "huge_first.csv", "-3.5e38,2,0\n3,1,1\n");
+  ReadOptions no_header;
+  no_header.label_column = "2";
+  REQUIRE_THROWS_WITH(kboost::read_dataset(huge_first, no_header),
+                      ContainsSubstring(huge_first + ":1: column 0") && ContainsSubstring("'-3.5e38' overflows float32"));
+  auto infinite = kboost::test::write_file(dir, "infinite.csv", "a,b,y\n-inf,2,0\n3,1,1\n");
+  CHECK(std::isinf(kboost::read_dataset(infinite, by_name).dense(0, 0)));
+  auto huge_svm = kboost::test::write_file(dir, "huge.libsvm", "1 0:1 1:2\n0 0:3 1:-1e39\n");
+  ReadOptions svm;
+  svm.format = "libsvm";
+  REQUIRE_THROWS_WITH(kboost::read_dataset(huge_svm, svm),
+                      ContainsSubstring(huge_svm + ":2: field 3") && ContainsSubstring("'-1e39' overflows float32"));
 
   auto ok = kboost::test::write_file(dir, "ok.csv", "a,b,y\n1,2,0\n");
   ReadOptions bad_name;
