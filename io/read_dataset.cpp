@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <string_view>
 
 #include <kboost/core/compat.hpp>
 #include <kboost/core/read_file.hpp>
@@ -113,18 +114,15 @@ bool ends_with(std::string const& s, std::string const& suffix) {
                                                   [](char a, char b) { return std::tolower(a) == std::tolower(b); });
 }
 
-/// LibSVM if one of the first non-empty lines has a token `<int>:<...>` or `qid:` after the label.
-std::string sniff_format(std::string const& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) fail(path, 0, "", std::filesystem::exists(path) ? "cannot open file for reading" : "no such file");
-  char magic[8] = {};
-  in.read(magic, 8);
-  if (in.gcount() == 8 && std::string_view(magic, 8) == std::string_view("\x89HDF\r\n\x1a\n", 8)) return "hdf5";
-  in.clear();
-  in.seekg(0);
-  std::string line;
-  for (int n = 0; n < 100 && std::getline(in, line);) {
-    auto t = trim(line);
+/// LibSVM if one of the first 100 non-empty lines of `text` has a token `<int>:<...>` or `qid:`
+/// after the label; else CSV.
+std::string sniff_text_format(std::string_view text) {
+  std::size_t start = 0;
+  for (int n = 0; n < 100 && start < text.size();) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    auto const t = trim(text.substr(start, end - start));
+    start = end + 1;
     if (t.empty()) continue;
     ++n;
     std::istringstream toks{std::string(t)};
@@ -138,6 +136,43 @@ std::string sniff_format(std::string const& path) {
     }
   }
   return "csv";
+}
+
+constexpr std::string_view kHdf5Magic("\x89HDF\r\n\x1a\n", 8);
+
+/// HDF5 by its signature, else sniff_text_format of the first 1 MiB. A stream source (standard
+/// input, a pipe) is read whole here and kept (core/read_file.hpp), so the parse reads the same bytes.
+std::string sniff_format(std::string const& path) {
+  if (is_stream_source(path)) {
+    std::string const bytes = read_file(path, "data file");
+    if (bytes.compare(0, kHdf5Magic.size(), kHdf5Magic) == 0) return "hdf5";
+    return sniff_text_format(bytes);
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) fail(path, 0, "", std::filesystem::exists(path) ? "cannot open file for reading" : "no such file");
+  std::string head(std::size_t(1) << 20, '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<std::size_t>(in.gcount()));
+  if (head.compare(0, kHdf5Magic.size(), kHdf5Magic) == 0) return "hdf5";
+  return sniff_text_format(head);
+}
+
+/// Refuses compressed bytes, by their signature, with the command that feeds them uncompressed.
+void refuse_compressed(std::string const& path, std::string_view bytes) {
+  struct Signature {
+    std::string_view magic;
+    char const* name;
+    char const* tool;
+  };
+  static Signature const kCompressed[] = {{std::string_view("\x1f\x8b", 2), "gzip", "gzip -dc"},
+                                          {std::string_view("\x28\xb5\x2f\xfd", 4), "zstd", "zstd -dc"},
+                                          {std::string_view("\xfd" "7zXZ\x00", 6), "xz", "xz -dc"},
+                                          {std::string_view("BZh", 3), "bzip2", "bzip2 -dc"}};
+  for (auto const& c : kCompressed)
+    if (bytes.substr(0, c.magic.size()) == c.magic)
+      fail(source_name(path), 0, "",
+           std::string("is ") + c.name + "-compressed; kboost reads CSV and LibSVM uncompressed: decompress it, or pipe it in: `" +
+               c.tool + " " + (path == "-" ? std::string("FILE") : path) + " | kboost ... --data -`");
 }
 
 }  // namespace
@@ -208,9 +243,15 @@ HostDMatrix read_dataset(std::string const& path, ReadOptions const& opt) {
   if (opt.shard_count == 0 || opt.shard_index >= opt.shard_count)
     fail(path, 0, "", "shard " + std::to_string(opt.shard_index) + " of " + std::to_string(opt.shard_count) +
                           " does not exist");
-  HostDMatrix m = fmt == "csv"      ? read_csv(TextSource{path, read_file(path, "data file")}, opt)
-                  : fmt == "libsvm" ? read_libsvm(TextSource{path, read_file(path, "data file")}, opt)
-                                    : read_hdf5(path, opt);
+  if (fmt == "hdf5" && is_stream_source(path))
+    fail(source_name(path), 0, "", "an HDF5 file must be a file kboost can open by name, not a pipe or standard input");
+  HostDMatrix m = fmt == "hdf5" ? read_hdf5(path, opt) : HostDMatrix();
+  if (fmt != "hdf5") {
+    std::string text = read_file(path, "data file");
+    refuse_compressed(path, text);
+    TextSource src{source_name(path), std::move(text)};
+    m = fmt == "csv" ? read_csv(src, opt) : read_libsvm(src, opt);
+  }
   if (fmt != "hdf5") m.info.total_rows = m.n_rows;  // the HDF5 reader read the shard's rows only
   if (fmt == "libsvm" && (!opt.label_lower_bound_column.empty() || !opt.label_upper_bound_column.empty()))
     fail(path, 0, "", "label bound columns need a CSV or HDF5 file (a LibSVM file has no named columns)");

@@ -4,6 +4,7 @@
 /// whole file and keeping its rows, so the matrix is always the one the whole file gives.
 #include <kboost/core/collective.hpp>
 #include <kboost/core/compat.hpp>
+#include <kboost/core/read_file.hpp>
 #include <kboost/io/dataset_reader.hpp>
 #include <kboost/io/detail/reader.hpp>
 
@@ -94,6 +95,8 @@ HostDMatrix read_dataset_shard(std::string const& path, ReadOptions const& opt, 
   int const rank = comm.rank(), ranks = comm.size();
   std::string fmt;
   run_on_all_ranks(comm, [&] {
+    if (ranks > 1 && is_stream_source(path))
+      fail(source_name(path), 0, "", "standard input or a pipe is read by one process: give a file to several ranks");
     fmt = resolve_format(path, opt);
     if (ranks > 1 && (!opt.group_file.empty() || !opt.qid_column.empty()))
       fail(opt.group_file.empty() ? path : opt.group_file, 0, "", "query groups cannot be split over ranks");

@@ -3,6 +3,10 @@
 #include <catch2/matchers/catch_matchers_string.hpp>
 
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <utility>
 
 #include "tests/test_util.hpp"
 
@@ -79,4 +83,61 @@ TEST_CASE("cli " TEST_BACKEND ": kboost info works on every shared dataset", "[i
   auto [out, rc] = run_info(d("adult/adult.data") + " --label-column income");
   REQUIRE(rc != 0);
   REQUIRE_THAT(out, ContainsSubstring("adult.data:1") && ContainsSubstring("no header"));
+}
+
+TEST_CASE("cli " TEST_BACKEND ": standard input, FIFOs and devices read as files; compressed data and endless "
+          "streams are refused with their reason",
+          "[io][cli][stream]") {
+  using Catch::Matchers::ContainsSubstring;
+  auto const dir = kboost::test::temp_dir("cli_streams");
+  std::string csv = "a,b,y\n";
+  for (int r = 0; r < 300; ++r)
+    csv += std::to_string(r % 11) + "," + std::to_string((r * 7) % 13) + "," + std::to_string(r % 2) + "\n";
+  std::string const file = kboost::test::write_file(dir, "d.csv", csv);
+  std::string const cli = KBOOST_CLI;
+  // stdout + stderr of a shell command line, and its exit status
+  auto const sh = [&](std::string const& line) {
+    std::string const out = (dir / "out.txt").string();
+    int const rc = std::system(("(" + line + ") > " + out + " 2>&1").c_str());
+    return std::make_pair(kboost::test::read_file(out), rc);
+  };
+  auto const [from_file, rc_file] = sh(cli + " info --data " + file + " --label-column y");
+  REQUIRE(rc_file == 0);
+  REQUIRE_THAT(from_file, ContainsSubstring("rows: 300"));
+
+  auto const [piped, rc_piped] = sh("cat " + file + " | " + cli + " info --data - --label-column y");
+  INFO(piped);
+  CHECK(rc_piped == 0);
+  CHECK_THAT(piped, ContainsSubstring("rows: 300") && ContainsSubstring("features: 2"));
+
+  std::string const fifo = (dir / "fifo").string();
+  REQUIRE(std::system(("mkfifo " + fifo).c_str()) == 0);
+  auto const [via_fifo, rc_fifo] = sh("cat " + file + " > " + fifo + " & " + cli + " info --data " + fifo + " --label-column y");
+  INFO(via_fifo);
+  CHECK(rc_fifo == 0);
+  CHECK_THAT(via_fifo, ContainsSubstring("rows: 300"));
+
+  // a model trained from standard input equals the one trained from the file
+  std::string const m1 = (dir / "m1.json").string(), m2 = (dir / "m2.json").string();
+  std::string const train = " train --label-column y --num-round 3 --max-depth 3 --quiet --model-out ";
+  REQUIRE(sh(cli + train + m1 + " --data " + file).second == 0);
+  REQUIRE(sh("cat " + file + " | " + cli + train + m2 + " --data -").second == 0);
+  CHECK(kboost::test::read_file(m1) == kboost::test::read_file(m2));
+
+  auto const [zeros, rc_zeros] = sh(cli + " info --data /dev/zero");
+  CHECK(rc_zeros != 0);
+  CHECK_THAT(zeros, ContainsSubstring("/dev/zero: starts with 1 MiB of NUL bytes"));
+  auto const [capped, rc_capped] = sh("cat " + file + " | KBOOST_MAX_INPUT_BYTES=100 " + cli + " info --data -");
+  CHECK(rc_capped != 0);
+  CHECK_THAT(capped, ContainsSubstring("standard input: more than 100 bytes") &&
+                         ContainsSubstring("KBOOST_MAX_INPUT_BYTES"));
+
+  REQUIRE(std::system(("gzip -c " + file + " > " + file + ".gz").c_str()) == 0);
+  auto const [gz, rc_gz] = sh(cli + " info --data " + file + ".gz --label-column y");
+  CHECK(rc_gz != 0);
+  CHECK_THAT(gz, ContainsSubstring("d.csv.gz: is gzip-compressed") && ContainsSubstring("gzip -dc"));
+  auto const [gunzipped, rc_gunzipped] = sh("gzip -dc " + file + ".gz | " + cli + " info --data - --label-column y");
+  CHECK(rc_gunzipped == 0);
+  CHECK_THAT(gunzipped, ContainsSubstring("rows: 300"));
+  std::filesystem::remove_all(dir);
 }
