@@ -29,7 +29,7 @@ namespace {
 std::ostream& timing_stream(std::string const& out) { return out == "-" ? std::cerr : std::cout; }
 
 struct PredictArgs {
-  std::string model, data, out, iteration_range, reference_data;
+  std::string model, data, out = "-", iteration_range, reference_data;
   ReadOptions read;
   bool output_margin = false, pred_leaf = false, timing = false;
   bool pred_contribs = false, approx_contribs = false, pred_interactions = false;
@@ -65,11 +65,17 @@ std::string stats(std::vector<double> v) {
 /// trailing features) and, when both carry names, the same names in the same order.
 void check_columns(Model const& model, HostDMatrix const& data, std::string const& format) {
   auto const n_model = static_cast<std::size_t>(model.num_feature);
-  if (data.n_features > n_model || (format != "libsvm" && data.n_features < n_model))
-    throw std::runtime_error(data.info.source + ": " + std::to_string(data.n_features) + " feature columns, but the model " +
-                             "has " + std::to_string(n_model) + " features");
   auto const& dn = data.info.feature_names;
   auto const& mn = model.feature_names;
+  if (data.n_features > n_model || (format != "libsvm" && data.n_features < n_model)) {
+    std::string extra;  // the data's columns the model does not name
+    for (std::size_t j = 0; j < dn.size() && !mn.empty(); ++j)
+      if (std::find(mn.begin(), mn.end(), dn[j]) == mn.end()) extra += (extra.empty() ? "" : ", ") + ("'" + dn[j] + "'");
+    throw std::runtime_error(
+        data.info.source + ": " + std::to_string(data.n_features) + " feature columns, but the model has " +
+        std::to_string(n_model) + " features" + (extra.empty() ? "" : "; not among the model's features: " + extra) +
+        (data.n_features > n_model ? " (a label or id column? --label-column or --ignore-columns leaves it out)" : ""));
+  }
   if (dn.empty() || mn.empty()) return;
   for (std::size_t j = 0; j < std::min(dn.size(), mn.size()); ++j)
     if (dn[j] != mn[j])
@@ -217,7 +223,8 @@ Runner add_predict(CLI::App& app) {
   auto* sub = app.add_subcommand("predict", "predict with an XGBoost JSON/UBJSON model (bit-identical to XGBoost 3.2 CPU)");
   add_model_option(sub, a->model);
   sub->add_option("--data", a->data, "input data (CSV, LibSVM or HDF5)")->required();
-  sub->add_option("--out", a->out, "predictions: .csv (9 significant digits), .h5/.hdf5, or - for CSV on standard output")->required();
+  sub->add_option("--out", a->out,
+                  "predictions: .csv (9 significant digits), .h5/.hdf5, or - for CSV on standard output (the default)");
   sub->add_flag("--output-margin", a->output_margin, "raw margins (no objective transform)");
   sub->add_flag("--pred-leaf", a->pred_leaf, "leaf node id per tree instead of predictions");
   auto* contribs = sub->add_flag("--pred-contribs", a->pred_contribs,

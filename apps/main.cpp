@@ -82,7 +82,9 @@ int main(int argc, char** argv) {
                 << " (commands: " << listed << ")\n";
       return 2;
     }
-    return app.exit(e) == 0 ? 0 : 2;
+    if (e.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success)) return app.exit(e);  // --help, --version
+    std::cerr << "kboost: error: " << e.what() << "\nRun with --help for more information.\n";
+    return 2;
   }
 
   // A rank's error: on one process, or when every rank agreed on it (kboost::run_on_all_ranks), the

@@ -240,6 +240,10 @@ void detect_header(CsvTable& t, std::optional<bool> forced) {
   } else {
     for (std::size_t c = 0; c < t.n_cols; ++c)
       if (t.first_kind[c] == Cell::kString && t.stats[c].n_strings == 0 && t.stats[c].n_numbers > 0) header = true;
+    // one line of text only: a header without data rows, refused below as such
+    if (t.lines.size() == 1 &&
+        std::all_of(t.first_kind.begin(), t.first_kind.end(), [](Cell k) { return k == Cell::kString; }))
+      header = true;
   }
   if (header) {
     t.names = t.first_row;

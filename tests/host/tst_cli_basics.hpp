@@ -46,6 +46,9 @@ TEST_CASE("cli " TEST_BACKEND ": usage errors exit with status 2, failures with 
   std::string out;
   auto status = [](int rc) { return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1; };
   CHECK(status(kboost::test::run_cli(dir, "--bogus", out)) == 2);
+  CHECK_THAT(out, ContainsSubstring("kboost: error: "));
+  CHECK(status(kboost::test::run_cli(dir, "info --bogus", out)) == 2);
+  CHECK_THAT(out, ContainsSubstring("kboost: error: ") && ContainsSubstring("--bogus"));
   CHECK(status(kboost::test::run_cli(dir, "", out)) == 2);
   CHECK(status(kboost::test::run_cli(dir, "predict --model m.json --data d.csv --out o.csv --pred-contribs --output-margin", out)) == 2);
   CHECK_THAT(out, ContainsSubstring("excludes"));
@@ -53,7 +56,7 @@ TEST_CASE("cli " TEST_BACKEND ": usage errors exit with status 2, failures with 
   CHECK(status(kboost::test::run_cli(dir, "train --help", out)) == 0);
 }
 
-TEST_CASE("cli " TEST_BACKEND ": predict --out - writes the file's CSV to standard output", "[cli]") {
+TEST_CASE("cli " TEST_BACKEND ": predict --out - (the default) writes the file's CSV to standard output", "[cli]") {
   using Catch::Matchers::ContainsSubstring;
   auto const dir = kboost::test::temp_dir("cli_stdout");
   std::string const data = kboost::test::write_file(dir, "d.csv", "y,a,b\n0,1,5\n1,2,4\n0,3,\n1,4,2\n0,5,1\n1,6,0\n");
@@ -75,4 +78,16 @@ TEST_CASE("cli " TEST_BACKEND ": predict --out - writes the file's CSV to standa
   REQUIRE(predict_to_stdout("--timing") == 0);  // the timing report goes to standard error
   CHECK(kboost::test::read_file(to_stdout) == expected);
   CHECK_THAT(kboost::test::read_file(to_stderr), ContainsSubstring("kernel:"));
+  // without --out, standard output is the default
+  REQUIRE(std::system((std::string(KBOOST_CLI) + " predict --model " + model + " --data " + data + " --label-column 0 > " +
+                       to_stdout)
+                          .c_str()) == 0);
+  CHECK(kboost::test::read_file(to_stdout) == expected);
+  CHECK(kboost::test::run_cli(dir, "predict --model " + model + " --data " + data + " --label-column 0 --iteration-range 3:1",
+                              out) != 0);
+  CHECK_THAT(out, ContainsSubstring("[3, 1) is reversed"));
+  // the label column left in: named, with the option that leaves it out
+  CHECK(kboost::test::run_cli(dir, "predict --model " + model + " --data " + data, out) != 0);
+  CHECK_THAT(out, ContainsSubstring("3 feature columns, but the model has 2 features") &&
+                      ContainsSubstring("not among the model's features: 'y'") && ContainsSubstring("--label-column"));
 }

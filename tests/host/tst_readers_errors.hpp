@@ -102,6 +102,8 @@ TEST_CASE("reader errors " TEST_BACKEND ": CSV errors name file, line and column
   hdr.header = true;
   REQUIRE_THROWS_WITH(kboost::read_dataset(header_only, hdr),
                       ContainsSubstring(header_only + ":2") && ContainsSubstring("no data rows"));
+  REQUIRE_THROWS_WITH(kboost::read_dataset(header_only, lab),  // without --header: the same
+                      ContainsSubstring(header_only + ":2") && ContainsSubstring("a header but no data rows"));
 
   // a feature name twice: upstream refuses duplicate feature names
   auto twice = kboost::test::write_file(dir, "twice.csv", "a,b,a,y\n1,2,3,0\n4,5,6,1\n");
