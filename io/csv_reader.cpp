@@ -6,6 +6,7 @@
 #include <array>
 #include <limits>
 #include <map>
+#include <string_view>
 #include <unordered_map>
 
 #include <kboost/io/detail/reader.hpp>
@@ -49,6 +50,14 @@ struct ColumnStats {
   std::size_t first_string_line = 0;  // 1-based line of the first string field (0 = none)
   std::size_t first_overflow_line = 0;  // 1-based line of the first number beyond float32 (0 = none)
   std::string first_overflow_text;      // its text
+
+  /// Notes `text` on `line` when it parsed to ±inf without spelling an infinity; the earliest line
+  /// is kept (line 1 is noted last, once the header question is settled).
+  void note_overflow(float v, std::string_view text, std::size_t line) {
+    if (!std::isinf(v) || (first_overflow_line != 0 && first_overflow_line < line) || spells_infinity(text)) return;
+    first_overflow_line = line;
+    first_overflow_text = std::string(text);
+  }
 };
 
 /// Column spec (header name, 0-based index, or negative index from the end) -> column index, or -1.
@@ -211,10 +220,7 @@ void parse_cells(CsvTable& t, MissingMarkers const& is_missing) {
         if (auto v = parse_float(fields[c])) {
           t.vals[r * t.n_cols + c] = *v;
           kind = std::isnan(*v) ? Cell::kMissing : Cell::kNumber;
-          if (r > 0 && std::isinf(*v) && !spells_infinity(fields[c]) && t.stats[c].first_overflow_line == 0) {
-            t.stats[c].first_overflow_line = t.line_no[r];  // line 1: detect_header
-            t.stats[c].first_overflow_text = std::string(fields[c]);
-          }
+          if (r > 0) t.stats[c].note_overflow(*v, fields[c], t.line_no[r]);  // line 1: detect_header
         } else {
           kind = Cell::kString;
         }
@@ -250,10 +256,9 @@ void detect_header(CsvTable& t, std::optional<bool> forced) {
     t.row0 = 1;
   } else {
     for (std::size_t c = 0; c < t.n_cols; ++c) {
-      if (t.first_kind[c] == Cell::kNumber) ++t.stats[c].n_numbers;
-      if (t.first_kind[c] == Cell::kNumber && std::isinf(t.vals[c]) && !spells_infinity(t.first_row[c])) {
-        t.stats[c].first_overflow_line = t.line_no[0];
-        t.stats[c].first_overflow_text = t.first_row[c];
+      if (t.first_kind[c] == Cell::kNumber) {
+        ++t.stats[c].n_numbers;
+        t.stats[c].note_overflow(t.vals[c], t.first_row[c], t.line_no[0]);
       }
       if (t.first_kind[c] == Cell::kString) {
         ++t.stats[c].n_strings;
