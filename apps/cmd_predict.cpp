@@ -174,7 +174,9 @@ int run(PredictArgs const& a) {
   }
   HostDMatrix data = read_dataset(a.data, ro);
   check_columns(model, data, format);
-  recode_categories(a.reference_data.empty() ? model.category_encoder : reference_encoder(ref.info, data.n_features), data);
+  recode_categories(a.reference_data.empty() ? model.category_encoder : reference_encoder(ref.info, data.n_features), data,
+                    ro.unseen_category);
+  for (auto const& note : unseen_category_notes(data.info)) std::cerr << "kboost: warning: " << note << "\n";
   auto X_host = densify(Kokkos::DefaultHostExecutionSpace(), data);
 
   if (a.pred_contribs || a.pred_interactions) return run_shap(a, std::move(model), X_host);
@@ -246,6 +248,7 @@ Runner add_predict(CLI::App& app) {
   sub->add_option("--reference-data", a->reference_data,
                   "training file whose text columns give the category codes (for models trained on text columns)");
   add_read_options(sub, a->read);
+  add_unseen_category_option(sub, a->read);
   return [a] { return run(*a); };
 }
 

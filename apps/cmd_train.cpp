@@ -205,6 +205,7 @@ Runner add_train(CLI::App& app, int* threads) {
   sub->add_option("--nthread,--threads", *threads, "host threads (upstream's nthread; default: OMP_NUM_THREADS)")
       ->check(CLI::Range(0, compat::max_host_threads()));
   add_read_options(sub, args->read);
+  add_unseen_category_option(sub, args->read);
   add_param_options(*sub, args->params, {"objective", "num_round", "nthread"});
   add_upstream_cli_keys(*sub, args->cli_keys);
   return [args, sub] { return run(*args, *sub); };

@@ -69,4 +69,14 @@ void add_read_options(CLI::App* sub, ReadOptions& opt, std::string const& group)
   sub->add_option("--label-dataset", opt.label_dataset, "HDF5 label dataset ('' = none)")->group(group);
 }
 
+void add_unseen_category_option(CLI::App* sub, ReadOptions& opt, std::string const& group) {
+  sub->add_option_function<std::string>(
+         "--unseen-category",
+         [&opt](std::string const& s) { opt.unseen_category = s == "missing" ? UnseenCategory::kMissing : UnseenCategory::kError; },
+         "a category value the training data lacks: 'error' (upstream XGBoost's rule; default) or 'missing' "
+         "(predicted as missing; counted per column on standard error)")
+      ->check(CLI::IsMember({"error", "missing"}))
+      ->group(group);
+}
+
 }  // namespace kboost::cli

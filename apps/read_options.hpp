@@ -12,4 +12,9 @@ namespace kboost::cli {
 /// outlive parsing). `group` is the heading the flags get in --help.
 void add_read_options(CLI::App* sub, ReadOptions& opt, std::string const& group = "Data loading");
 
+/// Adds --unseen-category error|missing to `sub` (train: the --eval files; predict: the data),
+/// writing ReadOptions::unseen_category: what a category value becomes that the training data (or
+/// the model's category list) lacks for its column.
+void add_unseen_category_option(CLI::App* sub, ReadOptions& opt, std::string const& group = "Data loading");
+
 }  // namespace kboost::cli

@@ -20,6 +20,26 @@ namespace kboost {
 enum class FeatureType : std::uint8_t { kNumerical = 0, kCategorical = 1 };
 
 /// What a reader knows about the dataset besides the numbers (always on the host).
+/// What becomes of a category value that the training data's (or the model's) list for its column
+/// lacks. Upstream 3.4.1 refuses it ("Found a category not in the training set",
+/// src/encoder/ordinal.h Recode), which is kError; kMissing reads the cell as missing and counts it.
+enum class UnseenCategory { kError, kMissing };
+
+/// Cells of one column holding categories the reference lacked (read as missing under
+/// UnseenCategory::kMissing): how many, the first such value and its 0-based row.
+struct UnseenCategories {
+  std::size_t cells = 0;
+  std::string first_value;
+  std::size_t first_row = 0;
+  /// Counts the cell of `row` holding `value`.
+  void note(std::size_t row, std::string const& value) {
+    if (cells++ == 0) {
+      first_value = value;
+      first_row = row;
+    }
+  }
+};
+
 struct DatasetInfo {
   std::string source;                          ///< file the data came from ("" when built in memory)
   std::vector<std::string> feature_names;      ///< one per feature; may be empty
@@ -36,6 +56,9 @@ struct DatasetInfo {
   /// and the rows in the whole file. 0 and n_rows for a whole file.
   std::size_t first_row = 0;
   std::size_t total_rows = 0;
+  /// Per feature index: category values the reference (training file or model encoder) lacks, read
+  /// as missing under UnseenCategory::kMissing. Empty when there were none.
+  std::map<int, UnseenCategories> unseen_categories;
 };
 
 /// A dataset of `n_rows` × `n_features` float32 values in `MemorySpace`.

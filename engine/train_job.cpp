@@ -69,6 +69,12 @@ int rounds_value(std::string const& key, std::string const& v) {
   return n;
 }
 
+UnseenCategory unseen_category_value(std::string const& key, std::string const& v) {
+  if (v == "error") return UnseenCategory::kError;
+  if (v == "missing") return UnseenCategory::kMissing;
+  throw std::runtime_error("job key " + key + " = " + v + ": expected 'error' or 'missing'");
+}
+
 }  // namespace
 
 TrainJob train_job_from_keys(std::string data, std::map<std::string, std::string>& keys) {
@@ -85,6 +91,7 @@ TrainJob train_job_from_keys(std::string data, std::map<std::string, std::string
     else if (key == "header") job.read.header = flag_value(key, value);
     else if (key == "resume") job.resume = flag_value(key, value);
     else if (key == "checkpoint_every") job.checkpoint_every = rounds_value(key, value);
+    else if (key == "unseen_category") job.read.unseen_category = unseen_category_value(key, value);
     else if (key.rfind("eval:", 0) == 0 && key.size() > 5) job.evals.emplace_back(key.substr(5), value);
     else {
       ++it;
@@ -185,6 +192,9 @@ Model run_train_job(TrainJob const& job, TrainParams const& params, Collective& 
                    dtrain.info.first_row, dtrain.n_targets);
   });
   auto const eval_sets = read_eval_sets(job, dtrain, comm);
+  if (warnings != nullptr && comm.rank() == 0)
+    for (auto const& set : eval_sets)
+      for (auto const& note : unseen_category_notes(set.second.info)) *warnings << "kboost: warning: " << note << "\n";
   Booster booster(Kokkos::DefaultExecutionSpace(), comm);
   std::string const fingerprint =
       job_fingerprint(job.given_params, job.data, comm.sum(static_cast<std::int64_t>(dtrain.n_rows)), dtrain.n_features);

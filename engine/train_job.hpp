@@ -40,7 +40,8 @@ struct TrainJob {
 /// `keys` (what remains are training parameters, and `given_params` is set to them):
 ///   label_column, format, weight_column, qid_column, group_file (ReadOptions' fields of those
 ///   names), header ("1" / "0"), eval:<name> (a file scored after every round), model_in,
-///   checkpoint_dir, checkpoint_every (rounds, >= 0), resume ("1" / "0").
+///   checkpoint_dir, checkpoint_every (rounds, >= 0), resume ("1" / "0"), unseen_category
+///   ("error" / "missing": ReadOptions::unseen_category for the eval files).
 /// \throws std::runtime_error naming the key when a value is not what the key takes.
 TrainJob train_job_from_keys(std::string data, std::map<std::string, std::string>& keys);
 

@@ -334,9 +334,11 @@ void keep_text_columns(CsvTable& t, ColumnRoles const& roles, DatasetInfo const*
 
 /// Column c as codes: the distinct non-missing strings in sorted order (or `reference`'s, the training
 /// file's codes) into `categories`, and every row's code (NaN when missing) into the cells. A string
-/// not in `reference` is missing, or an error naming `unknown_desc` when that is given (labels).
+/// not in `reference` is passed to `unknown(row, string)`, which throws or counts it; its cell is
+/// missing.
+template <class OnUnknown>
 void encode_column(CsvTable& t, int c, MissingMarkers const& is_missing, std::vector<std::string>& categories,
-                   std::vector<std::string> const* reference, std::string const& unknown_desc, DatasetInfo const* ref) {
+                   std::vector<std::string> const* reference, OnUnknown const& unknown) {
   auto const& raw = t.raw(c);
   std::vector<std::string_view> distinct;
   if (reference != nullptr) {
@@ -354,17 +356,15 @@ void encode_column(CsvTable& t, int c, MissingMarkers const& is_missing, std::ve
     float v = kNaN;
     if (!is_missing(raw[r])) {
       auto it = code.find(raw[r]);
-      if (it != code.end()) {
-        v = it->second;
-      } else if (!unknown_desc.empty()) {
-        fail(t.path, t.line(r), unknown_desc,
-             "'" + std::string(raw[r]) + "' is not one of the " + std::to_string(distinct.size()) +
-                 " classes of the reference (training) data " + ref->source);
-      }
+      if (it != code.end()) v = it->second;
+      else unknown(r, std::string(raw[r]));
     }
     t.at(r, c) = v;
   }
 }
+
+/// Every string of a column coded without a reference has a code.
+constexpr auto kNoUnknowns = [](std::size_t, std::string const&) {};
 
 /// Column c's finite values, or an error naming the row ("missing label" / "label is not finite").
 std::vector<float> finite_labels(CsvTable& t, int c, std::string const& desc) {
@@ -392,9 +392,13 @@ void read_label(CsvTable& t, int c, MissingMarkers const& is_missing, DatasetInf
     fail(t.path, st.first_string_line, desc, "text label in a file whose reference (training) data " + ref->source +
                                                  " has numeric labels");
   if (ref_labels)
-    encode_column(t, c, is_missing, m.info.label_classes, &ref->label_classes, desc, ref);
+    encode_column(t, c, is_missing, m.info.label_classes, &ref->label_classes, [&](std::size_t r, std::string const& v) {
+      fail(t.path, t.line(r), desc,
+           "'" + v + "' is not one of the " + std::to_string(ref->label_classes.size()) +
+               " classes of the reference (training) data " + ref->source);
+    });
   else if (st.n_strings > 0)
-    encode_column(t, c, is_missing, m.info.label_classes, nullptr, "", ref);  // all-text labels: class codes
+    encode_column(t, c, is_missing, m.info.label_classes, nullptr, kNoUnknowns);  // all-text labels: class codes
   m.label = to_view("kboost::DMatrix::label", finite_labels(t, c, desc));
   if (!t.names.empty()) m.info.label_name = t.names[static_cast<std::size_t>(c)];
 }
@@ -501,7 +505,14 @@ void encode_categorical_features(CsvTable& t, ColumnRoles const& roles, ReadOpti
     if (!has_ref && !forced && st.n_numbers >= 20 && st.n_numbers >= 10 * st.n_strings) refuse_stray_text(t, c, j, is_missing);
     if (m.info.feature_types.empty()) m.info.feature_types.assign(m.n_features, FeatureType::kNumerical);
     m.info.feature_types[j] = FeatureType::kCategorical;
-    encode_column(t, c, is_missing, m.info.categories[static_cast<int>(j)], has_ref ? &ref_it->second : nullptr, "", ref);
+    auto& tally = m.info.unseen_categories[static_cast<int>(j)];
+    encode_column(t, c, is_missing, m.info.categories[static_cast<int>(j)], has_ref ? &ref_it->second : nullptr,
+                  [&](std::size_t r, std::string const& v) {
+                    if (opt.unseen_category == UnseenCategory::kError)
+                      fail(t.path, t.line(r), t.desc(c), unseen_category_error(v, ref->source));
+                    tally.note(r, v);
+                  });
+    if (tally.cells == 0) m.info.unseen_categories.erase(static_cast<int>(j));
   }
 }
 

@@ -56,9 +56,13 @@ struct ReadOptions {
   std::vector<int> categorical_columns;  ///< force these (0-based feature index) categorical
   /// Code text columns and string labels with these codes (the training file's info) instead of
   /// this file's own sorted distinct strings, so an eval file means what the training file did.
-  /// A category not in the reference reads as missing; a label class not in it is an error (file,
-  /// line). Text in a column the reference read as numbers is an error. CSV only; not owned.
+  /// A category not in the reference follows `unseen_category`; a label class not in it is an
+  /// error (file, line). Text in a column the reference read as numbers is an error. CSV only; not
+  /// owned.
   DatasetInfo const* category_reference = nullptr;
+  /// kError (upstream's rule): a category not in the reference is an error naming file, line and
+  /// column; kMissing: read as missing and counted in DatasetInfo::unseen_categories.
+  UnseenCategory unseen_category = UnseenCategory::kError;
   // ---- shards (a distributed fit: each rank reads its own rows) ----
   /// Keep rows [total × shard_index / shard_count, total × (shard_index + 1) / shard_count) of the
   /// file: the rows of rank shard_index of shard_count. HDF5 reads only those rows (a hyperslab);
@@ -96,6 +100,11 @@ HostDMatrix read_dataset(std::string const& path, ReadOptions const& opt = {});
 /// \throws AgreedError on every rank when any rank fails (naming the rank, file, line and field);
 /// query groups cannot be split over ranks and are refused.
 HostDMatrix read_dataset_shard(std::string const& path, ReadOptions const& opt, Collective& comm);
+
+/// One sentence per column of `info.unseen_categories` (categories the training data lacked, read
+/// as missing under UnseenCategory::kMissing): file, column, cell count, first value and its 1-based
+/// data row. Empty when there were none.
+std::vector<std::string> unseen_category_notes(DatasetInfo const& info);
 
 /// The format read_dataset would use for `path` with `opt` ("csv", "libsvm" or "hdf5").
 std::string resolve_format(std::string const& path, ReadOptions const& opt);

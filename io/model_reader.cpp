@@ -2,6 +2,7 @@
 #include <kboost/io/model_reader.hpp>
 
 #include <kboost/core/read_file.hpp>
+#include <kboost/io/detail/reader.hpp>
 
 #include <nlohmann/json.hpp>
 
@@ -361,27 +362,70 @@ bool bool_code(std::string s, float& code) {
 
 }  // namespace
 
-void recode_categories(std::vector<FeatureCategories> const& encoder, HostDMatrix& data) {
-  float const nan = std::numeric_limits<float>::quiet_NaN();
-  auto const& info = data.info;
-  auto column_name = [&](std::size_t j) {
-    std::string s = "column " + std::to_string(j);
-    if (j < info.feature_names.size() && !info.feature_names[j].empty()) s += " ('" + info.feature_names[j] + "')";
-    return s;
-  };
-  // Per feature: old value -> new value, as a function applied to every stored entry.
-  std::vector<std::map<float, float>> text_map(data.n_features);
-  std::vector<std::uint8_t> active(data.n_features, 0);
-  for (std::size_t j = 0; j < data.n_features; ++j) {
-    FeatureCategories const* enc = j < encoder.size() && !encoder[j].empty() ? &encoder[j] : nullptr;
-    auto text = info.categories.find(static_cast<int>(j));
-    bool is_text = text != info.categories.end() && !text->second.empty();
-    if (!enc && !is_text) continue;
-    active[j] = 1;
-    if (!is_text) continue;  // numeric cells with an encoder: looked up per value below
-    auto const& strings = text->second;
+namespace {
+
+/// "column 3 ('colour')" (the name when the data has one).
+std::string column_name(DatasetInfo const& info, std::size_t j) {
+  std::string s = "column " + std::to_string(j);
+  if (j < info.feature_names.size() && !info.feature_names[j].empty()) s += " ('" + info.feature_names[j] + "')";
+  return s;
+}
+
+/// Per feature of `data`, the codes each stored value becomes under `encoder`: text columns' per-file
+/// codes mapped once through their strings, numeric cells looked up per distinct value (cached).
+/// NaN marks a category the encoder lacks.
+class CategoryRecoder {
+ public:
+  CategoryRecoder(std::vector<FeatureCategories> const& encoder, DatasetInfo const& info, std::size_t n_features)
+      : encoder_(encoder), info_(info), cache_(n_features), active_(n_features, 0), text_(n_features, nullptr) {
+    for (std::size_t j = 0; j < n_features; ++j) {
+      FeatureCategories const* enc = j < encoder.size() && !encoder[j].empty() ? &encoder[j] : nullptr;
+      auto text = info.categories.find(static_cast<int>(j));
+      if (text != info.categories.end() && !text->second.empty()) text_[j] = &text->second;
+      if (!enc && !text_[j]) continue;
+      active_[j] = 1;
+      if (text_[j]) code_text_column(j, enc);
+    }
+  }
+
+  bool any() const { return std::find(active_.begin(), active_.end(), 1) != active_.end(); }
+  bool active(std::size_t j) const { return active_[j] != 0; }
+
+  /// The training code of value `v` of feature j (NaN: missing, or a category the encoder lacks).
+  float operator()(std::size_t j, float v) {
+    auto& cache = cache_[j];
+    auto it = cache.find(v);
+    if (it != cache.end()) return it->second;
+    if (text_[j]) return kNaN;  // a code outside the file's category list
+    float out = kNaN;
+    auto const& enc = encoder_[j];
+    if (!enc.strings.empty()) {
+      auto s_it = std::find(enc.strings.begin(), enc.strings.end(), number_key(v));
+      if (s_it != enc.strings.end()) out = static_cast<float>(s_it - enc.strings.begin());
+    } else {
+      auto n_it = std::find(enc.numbers.begin(), enc.numbers.end(), static_cast<double>(v));
+      if (n_it != enc.numbers.end()) out = static_cast<float>(n_it - enc.numbers.begin());
+    }
+    cache.emplace(v, out);
+    return out;
+  }
+
+  /// The category that value `v` of feature j stands for, as text.
+  std::string spelling(std::size_t j, float v) const {
+    if (!text_[j]) return number_key(v);
+    auto const code = static_cast<std::size_t>(v);
+    return code < text_[j]->size() ? (*text_[j])[code] : number_key(v);
+  }
+
+ private:
+  static constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
+
+  /// The training code of each string of text column j (NaN when the encoder lacks it); a text
+  /// column without an encoder must hold booleans.
+  void code_text_column(std::size_t j, FeatureCategories const* enc) {
+    auto const& strings = *text_[j];
     for (std::size_t code = 0; code < strings.size(); ++code) {
-      float out = nan;
+      float out = kNaN;
       if (enc && !enc->strings.empty()) {
         auto it = std::find(enc->strings.begin(), enc->strings.end(), strings[code]);
         if (it != enc->strings.end()) out = static_cast<float>(it - enc->strings.begin());
@@ -393,51 +437,48 @@ void recode_categories(std::vector<FeatureCategories> const& encoder, HostDMatri
           if (it != enc->numbers.end()) out = static_cast<float>(it - enc->numbers.begin());
         }
       } else if (!bool_code(strings[code], out)) {
-        throw std::runtime_error(info.source + ": " + column_name(j) + " holds text ('" + strings[code] +
+        throw std::runtime_error(info_.source + ": " + column_name(info_, j) + " holds text ('" + strings[code] +
                                  "') but the model has no category list for it, so its per-file codes would not match "
                                  "the training codes; code the column numerically (as in training) or pass "
                                  "--reference-data <training file>");
       }
-      text_map[j][static_cast<float>(code)] = out;
+      cache_[j][static_cast<float>(code)] = out;
     }
   }
-  // Numeric cells of encoded features: looked up once per distinct value (cached in text_map).
-  std::vector<std::map<std::string, float>> str_index(data.n_features);
-  std::vector<std::map<double, float>> num_index(data.n_features);
-  for (std::size_t j = 0; j < data.n_features && j < encoder.size(); ++j) {
-    for (std::size_t k = 0; k < encoder[j].strings.size(); ++k) str_index[j].emplace(encoder[j].strings[k], static_cast<float>(k));
-    for (std::size_t k = 0; k < encoder[j].numbers.size(); ++k) num_index[j].emplace(encoder[j].numbers[k], static_cast<float>(k));
-  }
-  std::vector<std::uint8_t> is_text(data.n_features, 0);
-  for (auto const& kv : info.categories)
-    if (kv.first >= 0 && static_cast<std::size_t>(kv.first) < data.n_features && !kv.second.empty()) is_text[kv.first] = 1;
-  auto recode = [&](std::size_t j, float v) -> float {
-    if (std::isnan(v) || !active[j]) return v;
-    auto& cache = text_map[j];
-    auto it = cache.find(v);
-    if (it != cache.end()) return it->second;
-    if (is_text[j]) return nan;  // a code outside the file's category list
-    float out = nan;
-    if (!str_index[j].empty()) {
-      auto s_it = str_index[j].find(number_key(v));
-      if (s_it != str_index[j].end()) out = s_it->second;
-    } else {
-      auto n_it = num_index[j].find(static_cast<double>(v));
-      if (n_it != num_index[j].end()) out = n_it->second;
-    }
-    cache.emplace(v, out);
+
+  std::vector<FeatureCategories> const& encoder_;
+  DatasetInfo const& info_;
+  std::vector<std::map<float, float>> cache_;
+  std::vector<std::uint8_t> active_;
+  std::vector<std::vector<std::string> const*> text_;
+};
+
+}  // namespace
+
+void recode_categories(std::vector<FeatureCategories> const& encoder, HostDMatrix& data, UnseenCategory unseen) {
+  CategoryRecoder recoder(encoder, data.info, data.n_features);
+  if (!recoder.any()) return;
+  auto& info = data.info;
+  auto recode = [&](std::size_t row, std::size_t j, float v) {
+    if (std::isnan(v) || !recoder.active(j)) return v;
+    float const out = recoder(j, v);
+    if (!std::isnan(out)) return out;
+    std::string const value = recoder.spelling(j, v);
+    if (unseen == UnseenCategory::kError)
+      throw std::runtime_error(info.source + ": data row " + std::to_string(row + 1) + ": " + column_name(info, j) +
+                               ": " + io_detail::unseen_category_error(value, "the model's category list"));
+    info.unseen_categories[static_cast<int>(j)].note(row, value);
     return out;
   };
-  if (std::find(active.begin(), active.end(), 1) == active.end()) return;
   if (data.is_sparse()) {
     auto row_map = data.csr.graph.row_map;
     auto cols = data.csr.graph.entries;
     auto vals = data.csr.values;
     for (std::size_t i = 0; i < data.n_rows; ++i)
-      for (auto k = row_map(i); k < row_map(i + 1); ++k) vals(k) = recode(static_cast<std::size_t>(cols(k)), vals(k));
+      for (auto k = row_map(i); k < row_map(i + 1); ++k) vals(k) = recode(i, static_cast<std::size_t>(cols(k)), vals(k));
   } else {
     for (std::size_t i = 0; i < data.n_rows; ++i)
-      for (std::size_t j = 0; j < data.n_features; ++j) data.dense(i, j) = recode(j, data.dense(i, j));
+      for (std::size_t j = 0; j < data.n_features; ++j) data.dense(i, j) = recode(i, j, data.dense(i, j));
   }
 }
 

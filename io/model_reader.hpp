@@ -41,12 +41,17 @@ void validate_model(Model const& model, std::string const& source);
 /// For feature j with a non-empty encoder entry, each non-missing value becomes the POSITION of
 /// its category in the entry: text cells (data.info.categories[j] gives the string of each
 /// per-file code) are looked up as strings, numeric cells as numbers (or as their shortest decimal
-/// text when the encoder holds strings, e.g. cylinders 8 -> "8"); unknown categories become NaN
-/// (missing), as upstream's re-coder does (src/encoder/ordinal.h Recode).
+/// text when the encoder holds strings, e.g. cylinders 8 -> "8"). A category the entry lacks is an
+/// error under UnseenCategory::kError, as upstream 3.4.1's re-coder refuses it
+/// (src/encoder/ordinal.h Recode, "Found a category not in the training set"); under kMissing it
+/// becomes NaN and is counted in data.info.unseen_categories (per feature: cells, first value, row).
 /// A text column of a feature without an encoder entry is accepted only when all its strings are
 /// booleans (true/false, any case: coded 0/1).
 /// \throws std::runtime_error naming data.info.source, the column and its first string when a text
-///         column has no encoder entry (its per-file codes would shift when a category is absent).
-void recode_categories(std::vector<FeatureCategories> const& encoder, HostDMatrix& data);
+///         column has no encoder entry (its per-file codes would shift when a category is absent),
+///         or naming the source, the 1-based data row, the column and the value of the first unseen
+///         category under kError.
+void recode_categories(std::vector<FeatureCategories> const& encoder, HostDMatrix& data,
+                       UnseenCategory unseen = UnseenCategory::kError);
 
 }  // namespace kboost

@@ -222,6 +222,19 @@ HostDMatrix keep_rows(HostDMatrix const& m, std::size_t first, std::size_t last)
 
 }  // namespace io_detail
 
+std::vector<std::string> unseen_category_notes(DatasetInfo const& info) {
+  std::vector<std::string> notes;
+  for (auto const& [j, u] : info.unseen_categories) {
+    auto const f = static_cast<std::size_t>(j);
+    std::string column = "column " + std::to_string(j);
+    if (f < info.feature_names.size() && !info.feature_names[f].empty()) column += " ('" + info.feature_names[f] + "')";
+    notes.push_back(info.source + ": " + column + ": " + std::to_string(u.cells) + (u.cells == 1 ? " value is a category" : " values are categories") +
+                    " the training data lacks (first '" + u.first_value + "', data row " + std::to_string(u.first_row + 1) +
+                    "), read as missing (--unseen-category missing)");
+  }
+  return notes;
+}
+
 std::string resolve_format(std::string const& path, ReadOptions const& opt) {
   using namespace io_detail;
   std::string f = opt.format;

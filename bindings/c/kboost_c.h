@@ -93,7 +93,9 @@ int kboost_train(const float* x, int64_t n_rows, int64_t n_features, int layout,
  * auto), "header" ("1"/"0"), "weight_column", "qid_column", "group_file", "eval:<name>" (a file
  * scored after every round), "model_in" (a model to continue), "checkpoint_dir",
  * "checkpoint_every" (rounds) and "resume" ("1": continue from the newest checkpoint in
- * checkpoint_dir, which must have been written by the same job). `out` receives the model on
+ * checkpoint_dir, which must have been written by the same job), "unseen_category" ("error", the
+ * default, or "missing": what an eval file's category value that the training file lacks becomes).
+ * `out` receives the model on
  * every rank. */
 int kboost_train_job(const char* data, const char* const* keys, const char* const* values, int64_t n_params,
                      kboost_model** out);

@@ -78,6 +78,15 @@ inline std::string float32_overflow(std::string_view text) {
   return "'" + std::string(text) + "' overflows float32 (the largest magnitude is 3.40282347e+38)";
 }
 
+/// The refusal of a category value that `reference` (the training file, or the model's category
+/// list) lacks for its column. Upstream 3.4.1 refuses it alike when it re-codes the input ("Found a
+/// category not in the training set", src/encoder/ordinal.h SearchSorted and Recode).
+inline std::string unseen_category_error(std::string const& value, std::string const& reference) {
+  return "category '" + value + "' is not one of the training categories of this column (" + reference +
+         "); upstream XGBoost refuses it too (\"Found a category not in the training set\"); pass "
+         "--unseen-category missing to read such values as missing";
+}
+
 /// Whole of `s` as a 64-bit integer (from_chars), nullopt otherwise.
 inline std::optional<std::int64_t> parse_int(std::string_view s) {
   if (s.size() > 1 && s[0] == '+') s.remove_prefix(1);

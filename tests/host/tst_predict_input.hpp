@@ -100,22 +100,43 @@ TEST_CASE("predict input " TEST_BACKEND ": models with an encoder predict the re
   check_close(audit, expected);
 }
 
-TEST_CASE("predict input " TEST_BACKEND ": recode_categories maps unknown to missing", "[predict][input]") {
+TEST_CASE("predict input " TEST_BACKEND ": recode_categories refuses unseen categories or counts them as missing",
+          "[predict][input]") {
   float const x[] = {0, 7,
                      1, 5,
                      std::nanf(""), 9};
-  kboost::HostDMatrix d = kboost::host_dmatrix(x, 3, 2);
-  d.info.categories[0] = {"b", "zz"};  // per-file codes: b = 0, zz = 1
+  auto data = [&] {
+    kboost::HostDMatrix d = kboost::host_dmatrix(x, 3, 2);
+    d.info.source = "p.csv";
+    d.info.feature_names = {"colour", "size"};
+    d.info.categories[0] = {"b", "zz"};  // per-file codes: b = 0, zz = 1
+    return d;
+  };
   std::vector<kboost::FeatureCategories> enc(2);
   enc[0].strings = {"a", "b"};
   enc[1].numbers = {5, 7};
-  kboost::recode_categories(enc, d);
+  auto refused = data();
+  try {
+    kboost::recode_categories(enc, refused);
+    FAIL("expected an error");
+  } catch (std::runtime_error const& e) {
+    CHECK_THAT(e.what(), Catch::Matchers::StartsWith("p.csv: data row 2: column 0 ('colour'): category 'zz' is not one of "
+                                                     "the training categories of this column (the model's category list)"));
+  }
+  auto d = data();
+  kboost::recode_categories(enc, d, kboost::UnseenCategory::kMissing);
   CHECK(d.dense(0, 0) == 1.0f);
-  CHECK(std::isnan(d.dense(1, 0)));  // "zz" unknown
+  CHECK(std::isnan(d.dense(1, 0)));  // "zz" unseen
   CHECK(std::isnan(d.dense(2, 0)));
   CHECK(d.dense(0, 1) == 1.0f);
   CHECK(d.dense(1, 1) == 0.0f);
-  CHECK(std::isnan(d.dense(2, 1)));  // 9 unknown
+  CHECK(std::isnan(d.dense(2, 1)));  // 9 unseen
+  REQUIRE(d.info.unseen_categories.size() == 2);
+  CHECK(d.info.unseen_categories.at(0).first_value == "zz");
+  CHECK(d.info.unseen_categories.at(0).first_row == 1);
+  CHECK(d.info.unseen_categories.at(1).cells == 1);
+  CHECK(d.info.unseen_categories.at(1).first_value == "9");
+  CHECK(d.info.unseen_categories.at(1).first_row == 2);
 }
 
 TEST_CASE("predict input " TEST_BACKEND ": text columns need an encoder or --reference-data", "[predict][input]") {

@@ -26,9 +26,29 @@ TEST_CASE("train input " TEST_BACKEND ": eval files are coded with the training 
   REQUIRE(mtr.info.categories.at(0) == std::vector<std::string>{"blue", "green", "red"});
   REQUIRE(mtr.info.label_classes == std::vector<std::string>{"cat", "dog"});
   opt.category_reference = &mtr.info;
+  // Upstream's rule: a category the training data lacks is an error naming file, line and column.
+  try {
+    kboost::read_dataset(te, opt);
+    FAIL("expected an error");
+  } catch (std::runtime_error const& e) {
+    std::string const msg = e.what();
+    CHECK(msg.find("te.csv:3") != std::string::npos);
+    CHECK(msg.find("'f0'") != std::string::npos);
+    CHECK(msg.find("'purple'") != std::string::npos);
+    CHECK(msg.find("--unseen-category missing") != std::string::npos);
+  }
+  opt.unseen_category = kboost::UnseenCategory::kMissing;
   auto const mte = kboost::read_dataset(te, opt);
   CHECK(mte.dense(0, 0) == 2.0f);         // red: the training file's code
-  CHECK(std::isnan(mte.dense(1, 0)));     // purple: unseen -> missing
+  CHECK(std::isnan(mte.dense(1, 0)));     // purple: unseen -> missing, and counted
+  REQUIRE(mte.info.unseen_categories.size() == 1);
+  CHECK(mte.info.unseen_categories.at(0).cells == 1);
+  CHECK(mte.info.unseen_categories.at(0).first_value == "purple");
+  CHECK(mte.info.unseen_categories.at(0).first_row == 1);
+  auto const notes = kboost::unseen_category_notes(mte.info);
+  REQUIRE(notes.size() == 1);
+  CHECK(notes[0].find("te.csv: column 0 ('f0'): 1 value is a category the training data lacks (first 'purple', data row 2)") !=
+        std::string::npos);
   CHECK(mte.label(0) == 1.0f);            // dog
   CHECK(mte.label(1) == 0.0f);            // cat
   CHECK(mte.info.categories.at(0) == mtr.info.categories.at(0));
