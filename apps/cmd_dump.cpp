@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "commands.hpp"
+#include <kboost/core/atomic_file.hpp>
 #include <kboost/io/model_dump.hpp>
 #include <kboost/io/model_reader.hpp>
 
@@ -16,6 +17,7 @@ struct DumpArgs {
 };
 
 int run_dump(DumpArgs const& a) {
+  if (!a.out.empty()) check_can_write(a.out);  // before the model is read and dumped
   DumpOptions options;
   options.format = parse_dump_format(a.format);
   options.with_stats = a.with_stats;

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "commands.hpp"
+#include <kboost/core/atomic_file.hpp>
 #include <kboost/engine/importance.hpp>
 #include <kboost/io/model_reader.hpp>
 
@@ -27,6 +28,7 @@ std::string csv_field(std::string const& s) {
 }
 
 int run_importance(ImportanceArgs const& a) {
+  if (!a.out.empty()) check_can_write(a.out);  // before the model is read and dumped
   FeatureMap fmap;
   if (!a.fmap.empty()) fmap = read_feature_map(a.fmap);
   auto const scores = feature_importance(read_model(a.model), parse_importance_type(a.type), fmap);

@@ -153,6 +153,37 @@ void print_tree_stats(std::ostream& out, Model const& m) {
       << ostream_float_string(static_cast<double>(leaves) / n) << ", max " << max_leaves << ")\n";
 }
 
+/// Up to `limit` items joined by ", ", then how many more there are.
+std::string joined(std::vector<std::string> const& items, std::size_t limit = 20) {
+  std::string s;
+  for (std::size_t i = 0; i < std::min(items.size(), limit); ++i) s += (i ? ", " : "") + items[i];
+  if (items.size() > limit) s += ", ... (" + std::to_string(items.size() - limit) + " more)";
+  return s;
+}
+
+/// The feature names, and each categorical feature with its category list (the model's encoder) or
+/// "codes" when the model stores none (inputs must then be coded as in training).
+void print_features(std::ostream& out, Model const& m) {
+  out << "feature_names: " << (m.feature_names.empty() ? "none (f0, f1, ...)" : joined(m.feature_names)) << "\n";
+  std::vector<std::string> categorical;
+  for (std::size_t f = 0; f < static_cast<std::size_t>(std::max(0, m.num_feature)); ++f) {
+    bool const typed = f < m.feature_types.size() && m.feature_types[f] == "c";
+    FeatureCategories const* enc = f < m.category_encoder.size() && !m.category_encoder[f].empty() ? &m.category_encoder[f] : nullptr;
+    if (!typed && !enc) continue;
+    std::string item = std::to_string(f);
+    if (f < m.feature_names.size()) item += " '" + m.feature_names[f] + "'";
+    if (!enc) {
+      categorical.push_back(item + " (codes: no category list)");
+      continue;
+    }
+    std::vector<std::string> cats = enc->strings;
+    for (double v : enc->numbers) cats.push_back(ostream_float_string(v));
+    categorical.push_back(item + " [" + joined(cats, 8) + "]");
+  }
+  out << "categorical features: " << (categorical.empty() ? "none" : std::to_string(categorical.size())) << "\n";
+  for (auto const& c : categorical) out << "  " << c << "\n";
+}
+
 int run_model_info(InfoArgs const& a) {
   Model const m = read_model(a.model);
   auto& out = std::cout;
@@ -161,6 +192,7 @@ int run_model_info(InfoArgs const& a) {
   out << "objective: " << m.objective << "\n";
   out << "booster: " << m.booster << "\n";
   out << "num_feature: " << m.num_feature << "\n";
+  print_features(out, m);
   out << "num_class: " << m.num_class << "\n";
   out << "num_target: " << m.num_target << "\n";
   out << "num_parallel_tree: " << m.num_parallel_tree << "\n";

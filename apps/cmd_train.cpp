@@ -135,6 +135,18 @@ TrainJob train_job(TrainArgs const& a, TrainSetup const& setup) {
   return job;
 }
 
+/// After early stopping: the model keeps the rounds past its best one (as upstream's does), so say
+/// how to predict with the best.
+void print_best_iteration_hint(Model const& model, std::string const& path) {
+  auto const it = model.attributes.find("best_iteration");
+  if (it == model.attributes.end()) return;
+  int const best = std::stoi(it->second);
+  if (best + 1 >= model.num_rounds()) return;
+  std::cout << "early stopping kept all " << model.num_rounds() << " rounds; the best is round " << best
+            << ": predict with it by kboost predict --model " << path << " --iteration-range 0:" << best + 1
+            << " ... (upstream: iteration_range=(0, best_iteration + 1))\n";
+}
+
 int run(TrainArgs& a, CLI::App& sub) {
   Collective& comm = job();
   TrainSetup setup;
@@ -147,7 +159,10 @@ int run(TrainArgs& a, CLI::App& sub) {
   Model const model = run_train_job(train_job(a, setup), setup.params, comm, a.quiet || !leader ? nullptr : &std::cout,
                                     &std::cerr);
   if (leader) save_model(model, setup.model_out);
-  if (!a.quiet && leader) std::cout << "saved " << model.trees.size() << " trees to " << setup.model_out << "\n";
+  if (!a.quiet && leader) {
+    std::cout << "saved " << model.trees.size() << " trees to " << setup.model_out << "\n";
+    print_best_iteration_hint(model, setup.model_out);
+  }
   return 0;
 }
 

@@ -178,6 +178,23 @@ void set_starting_point(Booster& booster, TrainJob const& job, std::string const
   }
 }
 
+/// What reading changed that the user should know: text labels read as class codes (to `log`), and
+/// the eval files' categories that the training file lacks (to `warnings`).
+void report_reading(HostDMatrix const& dtrain, std::vector<std::pair<std::string, HostDMatrix>> const& eval_sets,
+                    std::ostream* log, std::ostream* warnings) {
+  auto const& classes = dtrain.info.label_classes;
+  if (log != nullptr && !classes.empty()) {
+    *log << dtrain.info.source << ": the label column holds text, read as class codes:";
+    std::size_t const shown = std::min<std::size_t>(classes.size(), 20);
+    for (std::size_t k = 0; k < shown; ++k) *log << (k ? ", " : " ") << "'" << classes[k] << "' = " << k;
+    if (shown < classes.size()) *log << ", ... (" << classes.size() - shown << " more)";
+    *log << " (sorted; predictions are in these codes)\n";
+  }
+  if (warnings == nullptr) return;
+  for (auto const& set : eval_sets)
+    for (auto const& note : unseen_category_notes(set.second.info)) *warnings << "kboost: warning: " << note << "\n";
+}
+
 }  // namespace
 
 Model run_train_job(TrainJob const& job, TrainParams const& params, Collective& comm, std::ostream* log,
@@ -192,9 +209,7 @@ Model run_train_job(TrainJob const& job, TrainParams const& params, Collective& 
                    dtrain.info.first_row, dtrain.n_targets);
   });
   auto const eval_sets = read_eval_sets(job, dtrain, comm);
-  if (warnings != nullptr && comm.rank() == 0)
-    for (auto const& set : eval_sets)
-      for (auto const& note : unseen_category_notes(set.second.info)) *warnings << "kboost: warning: " << note << "\n";
+  if (comm.rank() == 0) report_reading(dtrain, eval_sets, log, warnings);
   Booster booster(Kokkos::DefaultExecutionSpace(), comm);
   std::string const fingerprint =
       job_fingerprint(job.given_params, job.data, comm.sum(static_cast<std::int64_t>(dtrain.n_rows)), dtrain.n_features);

@@ -5,7 +5,7 @@ get_score: features sorted by score, largest on top, the value beside each bar.
   kboost importance --model model.json --type gain --out importance.csv
   python3 scripts/plot_importance.py importance.csv --out importance.png [--max-features 20]
 
-Needs matplotlib (pip install matplotlib). The CSV is `feature,<type>` with one row per feature
+Needs matplotlib (`scripts/bootstrap --python`'s .venv has it, or pip install matplotlib). The CSV is `feature,<type>` with one row per feature
 that has at least one split; the header's second column names the importance type (axis label).
 Errors: a missing file, a header other than `feature,<type>`, a non-numeric score or an empty table
 stop the script with the file and line named.
@@ -14,7 +14,12 @@ import argparse
 import csv
 import sys
 
-import matplotlib
+try:
+    import matplotlib
+except ImportError:
+    sys.exit("plot_importance.py: needs matplotlib, which this Python lacks: run it with the venv that "
+             "`scripts/bootstrap --python` makes (.venv/bin/python scripts/plot_importance.py ...), or "
+             "`python3 -m pip install matplotlib`")
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402

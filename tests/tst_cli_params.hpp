@@ -108,6 +108,8 @@ TEST_CASE("cli " TEST_BACKEND ": train parameters are honoured or refused before
   auto const model_text = kboost::test::read_file(model);
   std::string const best = best_line.substr(1, best_line.find(']') - 1);
   CHECK_THAT(model_text, ContainsSubstring("\"best_iteration\":\"" + best + "\""));
+  CHECK_THAT(out, ContainsSubstring("the best is round " + best + ": predict with it by kboost predict --model " + model +
+                                    " --iteration-range 0:" + std::to_string(std::stoi(best) + 1)));
 }
 
 TEST_CASE("cli " TEST_BACKEND ": a mistyped command or output path fails before any work", "[cli]") {
@@ -124,6 +126,10 @@ TEST_CASE("cli " TEST_BACKEND ": a mistyped command or output path fails before 
   CHECK_THAT(out, ContainsSubstring(dir.string() + ": cannot be written: it is a directory"));
   CHECK(kboost::test::run_cli(dir, "predict --model " + absent + " --data " + absent + " --out " + no_dir + "/p.csv", out) != 0);
   CHECK_THAT(out, ContainsSubstring(no_dir + "/p.csv: cannot be written: directory '" + no_dir + "' does not exist"));
+  for (char const* command : {"dump", "importance"}) {
+    CHECK(kboost::test::run_cli(dir, std::string(command) + " --model " + absent + " --out " + no_dir + "/o.txt", out) != 0);
+    CHECK_THAT(out, ContainsSubstring(no_dir + "/o.txt: cannot be written: directory '" + no_dir + "' does not exist"));
+  }
 }
 
 TEST_CASE("cli " TEST_BACKEND ": the config file is read by CLI11 and the command line wins", "[cli]") {

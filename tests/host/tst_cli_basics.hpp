@@ -91,3 +91,17 @@ TEST_CASE("cli " TEST_BACKEND ": predict --out - (the default) writes the file's
   CHECK_THAT(out, ContainsSubstring("3 feature columns, but the model has 2 features") &&
                       ContainsSubstring("not among the model's features: 'y'") && ContainsSubstring("--label-column"));
 }
+
+TEST_CASE("cli " TEST_BACKEND ": a text label column is read as class codes, and train says so", "[cli]") {
+  auto const dir = kboost::test::temp_dir("cli_text_labels");
+  std::string rows = "x,animal\n";
+  for (int i = 0; i < 30; ++i) rows += std::to_string(i) + "," + (i % 3 ? "dog" : "cat") + "\n";
+  auto const data = kboost::test::write_file(dir, "d.csv", rows);
+  std::string out;
+  REQUIRE(kboost::test::run_cli(dir, "train --data " + data + " --label-column animal --objective binary:logistic "
+                                     "--num-round 1 --model-out " + (dir / "m.json").string(), out) == 0);
+  CHECK_THAT(out, Catch::Matchers::ContainsSubstring(
+                      "d.csv: the label column holds text, read as class codes: 'cat' = 0, 'dog' = 1 (sorted; "
+                      "predictions are in these codes)"));
+  std::filesystem::remove_all(dir);
+}

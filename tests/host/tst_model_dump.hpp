@@ -234,6 +234,10 @@ TEST_CASE("cli " TEST_BACKEND ": kboost info --model", "[info][cli]") {
   CHECK_THAT(out, ContainsSubstring("leaf type: vector (multi_output_tree)\n"));
   REQUIRE(kboost::test::run_cli(dir, "info --model " + kboost::test::golden_path("models/dart.json"), out) == 0);
   CHECK_THAT(out, ContainsSubstring("booster: dart"));
+  CHECK_THAT(out, ContainsSubstring("feature_names: none (f0, f1, ...)\ncategorical features: none\n"));
+  // A model with upstream's category encoder: names and each categorical feature's categories.
+  REQUIRE(kboost::test::run_cli(dir, "info --model " + kboost::test::golden_path("unseen_category/model.json"), out) == 0);
+  CHECK_THAT(out, ContainsSubstring("feature_names: x0, colour, x2\ncategorical features: 1\n  1 'colour' [b, d, f]\n"));
   std::string const data = kboost::test::write_file(dir, "d.csv", "y,a\n0,1\n1,2\n");
   CHECK(kboost::test::run_cli(dir, "info --model x.json --data " + data, out) != 0);
   CHECK(kboost::test::run_cli(dir, "info", out) != 0);
