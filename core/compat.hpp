@@ -81,6 +81,16 @@ inline bool is_initialized() {
   return Kokkos::is_initialized();
 }
 
+/// Whether Kokkos has been finalised in this process (4.x cannot start it again then; 3.4 has no
+/// such query and may start again: false).
+inline bool is_finalized() {
+#if KOKKOS_VERSION >= 40000
+  return Kokkos::is_finalized();
+#else
+  return false;
+#endif
+}
+
 /// Whether the calling thread may launch a kernel on `space`. Kokkos 3.4's OpenMP backend accepts
 /// launches only from the thread that initialised it and not from inside an OpenMP parallel region
 /// (OpenMP::in_parallel); 4.x accepts any thread (OpenMP::in_parallel is deprecated there). Other

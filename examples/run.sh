@@ -62,6 +62,11 @@ for m in binary multi; do
   same "$work/$m.c.csv" "$work/$m.ref.csv" "C ($m, row-major)"
   "$work/build-c/predict_c" "$work/$m.json" "$work/x.csv" --col-major > "$work/$m.c_col.csv"
   same "$work/$m.c_col.csv" "$work/$m.ref.csv" "C ($m, column-major)"
+  # No kboost_initialize anywhere; a model left alive is freed before Kokkos is finalised at exit.
+  "$work/build-c/predict_c" "$work/$m.json" "$work/x.csv" --keep-model > "$work/$m.c_keep.csv" 2> "$work/$m.c_keep.err"
+  same "$work/$m.c_keep.csv" "$work/$m.ref.csv" "C ($m, model left for the exit)"
+  [ ! -s "$work/$m.c_keep.err" ] ||
+    { echo "[examples] the C example wrote to standard error at exit:" >&2; cat "$work/$m.c_keep.err" >&2; exit 1; }
   "$work/build-cpp-views/predict_views" "$work/$m.json" "$work/x.csv" > "$work/$m.views.csv"
   same "$work/$m.views.csv" "$work/$m.ref.csv" "C++ Views ($m, LayoutLeft/Right/Stride)"
   "$work/build-device-forest/particles" "$work/$m.json" "$work/x.csv" > "$work/$m.particles.csv"

@@ -8,9 +8,11 @@
 #include <Kokkos_Core.hpp>
 
 #include <cmath>
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -41,7 +43,25 @@ struct kboost_model {
 namespace {
 
 thread_local std::string last_error;
+
+/// Kokkos as the C ABI manages it: started by kboost_initialize or by the first call that needs it
+/// (when the program has not started it), finalised by kboost_finalize or at exit, after the models
+/// still alive are freed.
+std::mutex kokkos_mutex;
 bool kboost_initialized_kokkos = false;
+bool kboost_finalized_kokkos = false;
+std::set<kboost_model*> live_models;
+
+/// Frees the models the program left and finalises Kokkos, if kboost started it (std::atexit).
+void finalize_at_exit() {
+  std::lock_guard<std::mutex> lock(kokkos_mutex);
+  if (!kboost_initialized_kokkos) return;
+  for (kboost_model* m : live_models) delete m;
+  live_models.clear();
+  Kokkos::finalize();
+  kboost_initialized_kokkos = false;
+  kboost_finalized_kokkos = true;
+}
 
 /// Runs `f`, turning any exception into KBOOST_ERROR and this thread's message.
 template <class F>
@@ -62,8 +82,26 @@ void require(bool ok, std::string const& msg) {
   if (!ok) throw std::invalid_argument(msg);
 }
 
-void require_kokkos() {
-  require(kboost::compat::is_initialized(), "Kokkos is not initialised (call kboost_initialize first)");
+/// Starts Kokkos with its defaults (OMP_NUM_THREADS; Kokkos' warnings off) unless the program has,
+/// and arranges its finalisation at exit.
+/// \throws std::invalid_argument once Kokkos has been finalised (it cannot start again).
+void ensure_kokkos() {
+  std::lock_guard<std::mutex> lock(kokkos_mutex);
+  if (kboost::compat::is_initialized()) return;
+  require(!kboost_finalized_kokkos && !kboost::compat::is_finalized(),
+          "Kokkos has been finalised (kboost_finalize or Kokkos::finalize); it cannot start again in this process");
+  kboost::compat::initialize(0);
+  kboost_initialized_kokkos = true;
+  static bool const at_exit = std::atexit(finalize_at_exit) == 0;
+  (void)at_exit;
+}
+
+/// A new model handle, tracked so that an at-exit finalisation frees it first.
+kboost_model* new_model(kboost::Model m) {
+  auto* handle = new kboost_model(std::move(m));
+  std::lock_guard<std::mutex> lock(kokkos_mutex);
+  live_models.insert(handle);
+  return handle;
 }
 
 void require_matrix(float const* x, std::int64_t n_rows, std::int64_t n_features, int layout) {
@@ -125,41 +163,46 @@ int kboost_abi_version(void) { return KBOOST_C_ABI_VERSION; }
 const char* kboost_last_error(void) { return last_error.c_str(); }
 
 int kboost_initialize(void) {
-  return guarded("kboost_initialize", [] {
-    if (kboost::compat::is_initialized()) return;
-    kboost::compat::initialize(0);  // the backend's defaults (OMP_NUM_THREADS), Kokkos' warnings off
-    kboost_initialized_kokkos = true;
-  });
+  return guarded("kboost_initialize", [] { ensure_kokkos(); });
 }
 
 int kboost_finalize(void) {
   return guarded("kboost_finalize", [] {
+    std::lock_guard<std::mutex> lock(kokkos_mutex);
     if (!kboost_initialized_kokkos) return;
     Kokkos::finalize();
     kboost_initialized_kokkos = false;
+    kboost_finalized_kokkos = true;
   });
 }
 
 int kboost_model_load(const char* path, kboost_model** out) {
   return guarded("kboost_model_load", [&] {
     require(path != nullptr && out != nullptr, "path and out must not be NULL");
-    require_kokkos();
+    ensure_kokkos();
     *out = nullptr;
-    *out = new kboost_model(kboost::read_model(path));
+    *out = new_model(kboost::read_model(path));
   });
 }
 
 int kboost_model_load_from_memory(const void* data, size_t len, kboost_model** out) {
   return guarded("kboost_model_load_from_memory", [&] {
     require(data != nullptr && out != nullptr, "data and out must not be NULL");
-    require_kokkos();
+    ensure_kokkos();
     *out = nullptr;
     std::string bytes(static_cast<char const*>(data), len);
-    *out = new kboost_model(kboost::parse_model(bytes, "<memory>"));
+    *out = new_model(kboost::parse_model(bytes, "<memory>"));
   });
 }
 
-void kboost_model_free(kboost_model* model) { delete model; }
+void kboost_model_free(kboost_model* model) {
+  if (model == nullptr) return;
+  {
+    std::lock_guard<std::mutex> lock(kokkos_mutex);
+    live_models.erase(model);
+  }
+  delete model;
+}
 
 int kboost_model_save(const kboost_model* model, const char* path) {
   return guarded("kboost_model_save", [&] {
@@ -249,7 +292,7 @@ int kboost_train(const float* x, int64_t n_rows, int64_t n_features, int layout,
     require_matrix(x, n_rows, n_features, layout);
     require(labels != nullptr && out != nullptr, "labels and out must not be NULL");
     auto const kv = key_values(keys, values, n_params);
-    require_kokkos();
+    ensure_kokkos();
     *out = nullptr;
     auto const params = kboost::parse_params(kv);
     auto const rows = static_cast<std::size_t>(n_rows), feats = static_cast<std::size_t>(n_features);
@@ -264,7 +307,7 @@ int kboost_train(const float* x, int64_t n_rows, int64_t n_features, int layout,
                                       : kboost::host_dmatrix(ColumnMajor(x, rows, feats), y, w);
     kboost::Booster booster;
     booster.train(params, d);
-    *out = new kboost_model(booster.model());
+    *out = new_model(booster.model());
   });
 }
 
@@ -273,13 +316,13 @@ int kboost_train_job(const char* data, const char* const* keys, const char* cons
   return guarded("kboost_train_job", [&] {
     require(data != nullptr && out != nullptr, "data and out must not be NULL");
     auto kv = key_values(keys, values, n_params);
-    require_kokkos();
+    ensure_kokkos();
     *out = nullptr;
     kboost::TrainJob const job = kboost::train_job_from_keys(data, kv);
     auto const params = kboost::parse_params(kv);
     auto const world = mpi_world_if_initialised();
     kboost::Collective& comm = world ? *world : kboost::local_collective();
-    *out = new kboost_model(kboost::run_train_job(job, params, comm, nullptr, nullptr));
+    *out = new_model(kboost::run_train_job(job, params, comm, nullptr, nullptr));
   });
 }
 

@@ -11,9 +11,12 @@
  *  - Prediction on host arrays runs on the calling thread (no thread pool, no Kokkos dispatch) and is
  *    bit-identical to `kboost predict` and to upstream XGBoost's CPU predict. One model may be used
  *    by any number of threads at once.
- *  - Kokkos: call kboost_initialize() once before any other call (it initialises Kokkos only if the
- *    caller has not) and kboost_finalize() at the end (it finalises Kokkos only if kboost_initialize
- *    did). Free every model before kboost_finalize().
+ *  - Kokkos: nothing to do. The first call that needs Kokkos starts it with its defaults
+ *    (OMP_NUM_THREADS) when the program has not, and kboost finalises it at exit, after freeing the
+ *    models still alive. A program that manages Kokkos itself starts it before its first kboost
+ *    call (kboost then leaves it alone), or calls kboost_initialize() / kboost_finalize() to choose
+ *    when kboost starts and ends it; free every model before kboost_finalize(). No kboost call works
+ *    after Kokkos is finalised.
  *
  * ABI compatibility rule: within one KBOOST_C_ABI_VERSION, functions and enum values are only ever
  * added, never changed or removed, and no struct is exposed; a program built against an older
@@ -45,9 +48,11 @@ int kboost_abi_version(void);
 /* This thread's last error message ("" when none). */
 const char* kboost_last_error(void);
 
-/* Initialise Kokkos with its defaults unless it is already initialised (then: nothing, success). */
+/* Initialise Kokkos with its defaults unless it is already initialised (then: nothing, success).
+ * Optional: the first call that needs Kokkos does the same. Fails once Kokkos has been finalised. */
 int kboost_initialize(void);
-/* Finalise Kokkos if kboost_initialize initialised it; otherwise nothing. */
+/* Finalise Kokkos now if kboost initialised it (kboost_initialize or a first call); otherwise
+ * nothing. Optional: kboost finalises what it initialised at exit. */
 int kboost_finalize(void);
 
 /* Load an XGBoost JSON or UBJSON model (1.x..3.x), from a file or from memory (`len` bytes). */

@@ -1,8 +1,8 @@
 /* Loads an XGBoost model, predicts a dense CSV (rows of n_features floats, "nan" = missing) through
  * the C ABI and prints one prediction row per line with 9 significant digits (exact float32).
- *   usage: predict_c <model.json|ubj> <x.csv> [--col-major] [--margin]
+ *   usage: predict_c <model.json|ubj> <x.csv> [--col-major] [--margin] [--keep-model]
  * --col-major hands kboost the matrix in Fortran order, to show that both layouts give the same
- * bits. */
+ * bits. Kokkos is left to kboost: started by the first call that needs it, finalised at exit. */
 #include <kboost/kboost_c.h>
 
 #include <stdio.h>
@@ -39,15 +39,16 @@ static float* read_csv(const char* path, int64_t n_features, int64_t* n_rows) {
 
 int main(int argc, char** argv) {
   if (argc < 3) {
-    fprintf(stderr, "usage: predict_c <model> <x.csv> [--col-major] [--margin]\n");
+    fprintf(stderr, "usage: predict_c <model> <x.csv> [--col-major] [--margin] [--keep-model]\n");
     return 2;
   }
-  int col_major = 0, flags = 0;
+  int col_major = 0, flags = 0, keep_model = 0;
   for (int i = 3; i < argc; ++i) {
     if (strcmp(argv[i], "--col-major") == 0) col_major = 1;
+    if (strcmp(argv[i], "--keep-model") == 0) keep_model = 1; /* left for kboost to free at exit */
     if (strcmp(argv[i], "--margin") == 0) flags |= KBOOST_OUTPUT_MARGIN;
   }
-  if (kboost_initialize() != 0) return fail("initialize");
+  /* No kboost_initialize: the first call starts Kokkos, and kboost finalises it at exit. */
   kboost_model* model = NULL;
   if (kboost_model_load(argv[1], &model) != 0) return fail(argv[1]);
   int64_t n_features = 0, n_outputs = 0, n_rows = 0;
@@ -69,7 +70,6 @@ int main(int argc, char** argv) {
     for (int64_t k = 0; k < n_outputs; ++k) printf("%.9g%c", out[r * n_outputs + k], k + 1 < n_outputs ? ',' : '\n');
   free(out);
   free(x);
-  kboost_model_free(model);
-  kboost_finalize();
+  if (!keep_model) kboost_model_free(model);
   return 0;
 }
