@@ -32,7 +32,8 @@ void add_read_options(CLI::App* sub, ReadOptions& opt, std::string const& group)
   sub->add_option_function<std::vector<std::string>>(
          "--missing",
          [&opt](std::vector<std::string> const& m) { opt.missing_markers.insert(opt.missing_markers.end(), m.begin(), m.end()); },
-         "extra CSV missing-value markers (always missing: empty, NA, NaN, nan, ?)")
+         "extra CSV missing-value markers (always missing: empty, NA, NaN, nan, ?); 'inf' is upstream's "
+         "missing=inf for every format: +infinities are missing, infinities accepted (else refused)")
       ->group(group);
   sub->add_flag_callback("--header", [&opt] { opt.header = true; }, "CSV: the first row is a header")->group(group);
   sub->add_flag_callback("--no-header", [&opt] { opt.header = false; }, "CSV: the first row is data")->group(group);

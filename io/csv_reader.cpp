@@ -45,18 +45,28 @@ void tokenize(std::string_view line, char delim, std::vector<std::string_view>& 
 
 enum class Cell : std::uint8_t { kMissing, kNumber, kString };
 
+/// The earliest line of a column where some kind of value occurs, and its text.
+struct FirstSeen {
+  std::size_t line = 0;  // 1-based (0 = none)
+  std::string text;
+  void note(std::string_view t, std::size_t at) {
+    if (line != 0 && line < at) return;
+    line = at;
+    text = std::string(t);
+  }
+};
+
 struct ColumnStats {
   std::size_t n_numbers = 0, n_strings = 0;
   std::size_t first_string_line = 0;  // 1-based line of the first string field (0 = none)
-  std::size_t first_overflow_line = 0;  // 1-based line of the first number beyond float32 (0 = none)
-  std::string first_overflow_text;      // its text
+  FirstSeen overflow;                 // a number beyond float32 ("1e40")
+  FirstSeen infinity;                 // an infinity spelled out ("inf", "-Infinity")
 
-  /// Notes `text` on `line` when it parsed to ±inf without spelling an infinity; the earliest line
-  /// is kept (line 1 is noted last, once the header question is settled).
-  void note_overflow(float v, std::string_view text, std::size_t line) {
-    if (!std::isinf(v) || (first_overflow_line != 0 && first_overflow_line < line) || spells_infinity(text)) return;
-    first_overflow_line = line;
-    first_overflow_text = std::string(text);
+  /// Notes `text` on `line` when it parsed to ±inf; the earliest line of each kind is kept (line 1
+  /// is noted last, once the header question is settled).
+  void note_infinite(float v, std::string_view text, std::size_t line) {
+    if (!std::isinf(v)) return;
+    (spells_infinity(text) ? infinity : overflow).note(text, line);
   }
 };
 
@@ -127,7 +137,8 @@ bool looks_like_libsvm(std::string_view line) {
 /// numbers). The empty marker makes empty fields missing.
 class MissingMarkers {
  public:
-  explicit MissingMarkers(std::vector<std::string> const& markers) : markers_(markers) {
+  explicit MissingMarkers(std::vector<std::string> const& markers)
+      : markers_(markers), infinity_is_missing_(infinity_marker(markers)) {
     for (auto const& mk : markers) {
       if (mk.empty()) empty_is_missing_ = true;
       else marker_start_[static_cast<unsigned char>(mk[0])] = true;
@@ -135,12 +146,17 @@ class MissingMarkers {
   }
   bool operator()(std::string_view f) const {
     if (f.empty()) return empty_is_missing_;
+    if (infinity_is_missing_ && f[0] != '-' && spells_infinity(f)) return true;
     if (!marker_start_[static_cast<unsigned char>(f[0])]) return false;
     return std::find(markers_.begin(), markers_.end(), f) != markers_.end();
   }
+  /// Whether a marker spells +infinity (upstream's missing=inf): then "inf", "+Inf", "infinity"
+  /// ... are missing, and infinities are accepted as data.
+  bool infinity_is_missing() const { return infinity_is_missing_; }
 
  private:
   std::vector<std::string> const& markers_;
+  bool infinity_is_missing_ = false;
   bool empty_is_missing_ = false;
   std::array<bool, 256> marker_start_{};
 };
@@ -220,7 +236,7 @@ void parse_cells(CsvTable& t, MissingMarkers const& is_missing) {
         if (auto v = parse_float(fields[c])) {
           t.vals[r * t.n_cols + c] = *v;
           kind = std::isnan(*v) ? Cell::kMissing : Cell::kNumber;
-          if (r > 0) t.stats[c].note_overflow(*v, fields[c], t.line_no[r]);  // line 1: detect_header
+          if (r > 0) t.stats[c].note_infinite(*v, fields[c], t.line_no[r]);  // line 1: detect_header
         } else {
           kind = Cell::kString;
         }
@@ -258,7 +274,7 @@ void detect_header(CsvTable& t, std::optional<bool> forced) {
     for (std::size_t c = 0; c < t.n_cols; ++c) {
       if (t.first_kind[c] == Cell::kNumber) {
         ++t.stats[c].n_numbers;
-        t.stats[c].note_overflow(t.vals[c], t.first_row[c], t.line_no[0]);
+        t.stats[c].note_infinite(t.vals[c], t.first_row[c], t.line_no[0]);
       }
       if (t.first_kind[c] == Cell::kString) {
         ++t.stats[c].n_strings;
@@ -516,6 +532,18 @@ void encode_categorical_features(CsvTable& t, ColumnRoles const& roles, ReadOpti
   }
 }
 
+/// Upstream's rule for the numeric feature columns: a number beyond float32 is an error, and so is
+/// an infinity unless a missing marker spells +infinity (upstream's missing=inf).
+void refuse_infinite_features(CsvTable const& t, ColumnRoles const& roles, MissingMarkers const& is_missing) {
+  for (int c : roles.features) {
+    ColumnStats const& st = t.stats[static_cast<std::size_t>(c)];
+    if (st.n_strings != 0) continue;
+    if (st.overflow.line != 0) fail(t.path, st.overflow.line, t.desc(c), float32_overflow(st.overflow.text));
+    if (st.infinity.line != 0 && !is_missing.infinity_is_missing())
+      fail(t.path, st.infinity.line, t.desc(c), infinity_in_data(st.infinity.text));
+  }
+}
+
 /// The feature cells into m.dense (rows × n_features; columns beyond the file's are missing), the
 /// feature names, and the count of missing cells.
 void fill_features(CsvTable const& t, ColumnRoles const& roles, HostDMatrix& m) {
@@ -531,11 +559,6 @@ void fill_features(CsvTable const& t, ColumnRoles const& roles, HostDMatrix& m) 
       m.info.feature_names.push_back(name);
     }
     m.info.feature_names.resize(m.n_features);
-  }
-  for (int c : roles.features) {
-    ColumnStats const& st = t.stats[static_cast<std::size_t>(c)];
-    if (st.first_overflow_line != 0 && st.n_strings == 0)
-      fail(t.path, st.first_overflow_line, t.desc(c), float32_overflow(st.first_overflow_text));
   }
   m.dense = HostDMatrix::dense_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::DMatrix::dense"), t.n_rows(),
                                     m.n_features);
@@ -570,6 +593,7 @@ HostDMatrix read_csv(TextSource const& src, ReadOptions const& opt) {
   if (roles.lower >= 0) read_label_bounds(t, roles.lower, roles.upper, is_missing, m);
   if (roles.qid >= 0) read_query_ids(t, roles.qid, is_missing, m);
   encode_categorical_features(t, roles, opt, is_missing, m);
+  refuse_infinite_features(t, roles, is_missing);
   fill_features(t, roles, m);
   return m;
 }

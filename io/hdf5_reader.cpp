@@ -583,11 +583,32 @@ HostDMatrix read_matrix(ResultReader& in) {
 
 /// libhdf5 runs in a child process (run_isolated): a file that crashes it or makes it allocate
 /// without bound ends in an error here.
+/// Upstream's rule for infinities in the features: an error naming the dataset's row and column,
+/// unless a missing marker spells +infinity (missing=inf), which makes +inf cells missing.
+void apply_infinity_rule(HostDMatrix& m, std::string const& path, ReadOptions const& opt) {
+  bool const missing_inf = infinity_marker(opt.missing_markers);
+  for (std::size_t r = 0; r < m.n_rows; ++r)
+    for (std::size_t c = 0; c < m.n_features; ++c) {
+      float& v = m.dense(r, c);
+      if (!std::isinf(v)) continue;
+      if (!missing_inf)
+        fail(path, 0, "dataset '" + opt.features_dataset + "' row " + std::to_string(m.info.first_row + r) + " column " +
+                          std::to_string(c),
+             infinity_in_data(v > 0 ? "inf" : "-inf"));
+      if (v > 0) {
+        v = std::numeric_limits<float>::quiet_NaN();
+        ++m.info.n_missing;
+      }
+    }
+}
+
 HostDMatrix read_hdf5(std::string const& path, ReadOptions const& opt) {
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) fail(path, 0, "", "no such file");
   ResultReader in = run_isolated(path, "libhdf5", [&](ResultWriter& out) { read_hdf5_arrays(path, opt).write(out); });
-  return read_matrix(in);
+  HostDMatrix m = read_matrix(in);
+  apply_infinity_rule(m, path, opt);
+  return m;
 }
 
 }  // namespace kboost::io_detail

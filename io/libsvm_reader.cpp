@@ -36,6 +36,7 @@ struct LibsvmRows {
   std::vector<std::int64_t> row_ptr{0};
   std::vector<Entry> entries;
   std::int64_t min_index = std::numeric_limits<std::int64_t>::max(), max_index = -1;
+  bool infinity_is_missing = false;  ///< a missing marker spells +infinity (upstream's missing=inf)
 };
 
 /// Field 1, `label[:weight]`: a finite label, and a weight on every row or on none.
@@ -92,8 +93,12 @@ void parse_entries(LibsvmRows& rows, std::vector<std::string_view> const& toks, 
       fail(path, ln, field, "feature index " + std::to_string(*idx) + " is beyond the largest column id (" +
                                 std::to_string(std::numeric_limits<std::int32_t>::max()) + ")");
     if (std::isnan(*val)) continue;
-    if (std::isinf(*val) && !spells_infinity(toks[t].substr(colon + 1)))
-      fail(path, ln, field, float32_overflow(toks[t].substr(colon + 1)));
+    if (std::isinf(*val)) {
+      std::string_view const text = toks[t].substr(colon + 1);
+      if (!spells_infinity(text)) fail(path, ln, field, float32_overflow(text));
+      if (!rows.infinity_is_missing) fail(path, ln, field, infinity_in_data(text));
+      if (*val > 0) continue;  // missing, as upstream's missing=inf
+    }
     rows.min_index = std::min(rows.min_index, *idx);
     rows.max_index = std::max(rows.max_index, *idx);
     rows.entries.push_back({*idx, *val});
@@ -107,8 +112,9 @@ void parse_entries(LibsvmRows& rows, std::vector<std::string_view> const& toks, 
 }
 
 /// Every line: `label[:weight] [qid:N] idx:val ... [# comment]`; blank lines and comments skipped.
-LibsvmRows parse_rows(TextSource const& src) {
+LibsvmRows parse_rows(TextSource const& src, bool infinity_is_missing) {
   LibsvmRows rows;
+  rows.infinity_is_missing = infinity_is_missing;
   std::vector<std::string_view> toks;
   auto const lines = split_lines(src.text);
   for (std::size_t li = 0; li < lines.size(); ++li) {
@@ -186,7 +192,7 @@ HostDMatrix to_matrix(LibsvmRows const& rows, std::size_t n_features, std::strin
 HostDMatrix read_libsvm(TextSource const& src, ReadOptions const& opt) {
   if (opt.index_base < -1 || opt.index_base > 1)
     fail(src.path, 0, "", "index_base must be 0, 1 or -1 (detect), not " + std::to_string(opt.index_base));
-  LibsvmRows rows = parse_rows(src);
+  LibsvmRows rows = parse_rows(src, infinity_marker(opt.missing_markers));
   bool const one_based = apply_index_base(rows, opt.index_base, src.path);
   return to_matrix(rows, feature_count(rows, opt.num_features, one_based, src.path), src.path);
 }

@@ -198,17 +198,22 @@ TEST_CASE("readers " TEST_BACKEND ": machine, vendor and model name columns cate
   for (int j = 0; j < 7; ++j) REQUIRE(xd(0, j) == drow0[j]);
 }
 
-TEST_CASE("readers " TEST_BACKEND ": veterans_lung_cancer, header, 'inf' upper bounds kept as values",
+TEST_CASE("readers " TEST_BACKEND ": veterans_lung_cancer, header, 'inf' upper bounds refused as a feature or missing",
           "[io][readers][shared]") {
   ReadOptions opt;
   opt.label_column = "Survival_label_lower_bound";
-  auto m = kboost::read_dataset(data("veterans_lung_cancer/veterans_lung_cancer.csv"), opt);
+  std::string const path = data("veterans_lung_cancer/veterans_lung_cancer.csv");
+  REQUIRE_THROWS_WITH(kboost::read_dataset(path, opt),
+                      Catch::Matchers::ContainsSubstring("veterans_lung_cancer.csv:11: column 1 ('Survival_label_upper_bound')") &&
+                          Catch::Matchers::ContainsSubstring("'inf' is infinite"));
+  opt.missing_markers.push_back("inf");
+  auto m = kboost::read_dataset(path, opt);
   REQUIRE(m.n_rows == 137);
   REQUIRE(m.n_features == 12);
   REQUIRE(m.info.feature_names[0] == "Survival_label_upper_bound");
   auto t = totals(dense_via_device(m));
-  REQUIRE(t.inf == 9);
-  REQUIRE(t.nan == 0);
+  REQUIRE(t.inf == 0);
+  REQUIRE(t.nan == 9);
   REQUIRE(label_sum(m) == 16663.0);
 }
 

@@ -78,6 +78,22 @@ inline std::string float32_overflow(std::string_view text) {
   return "'" + std::string(text) + "' overflows float32 (the largest magnitude is 3.40282347e+38)";
 }
 
+/// Whether one of `markers` spells +infinity ("inf", "Infinity", "+inf"): upstream's missing=inf,
+/// under which +infinities are missing and infinities are accepted as data.
+inline bool infinity_marker(std::vector<std::string> const& markers) {
+  for (auto const& m : markers)
+    if (!m.empty() && m[0] != '-' && spells_infinity(m)) return true;
+  return false;
+}
+
+/// The refusal of an infinity in the data, as upstream refuses it unless `missing` is inf ("Input
+/// data contains `inf` or a value too large, while `missing` is not set to `inf`",
+/// src/common/error_msg.h InfInData).
+inline std::string infinity_in_data(std::string_view text) {
+  return "'" + std::string(text) + "' is infinite: upstream XGBoost refuses infinities in the data unless missing is "
+         "inf; pass --missing inf to read them as missing, or give the column a finite value";
+}
+
 /// The refusal of a category value that `reference` (the training file, or the model's category
 /// list) lacks for its column. Upstream 3.4.1 refuses it alike when it re-codes the input ("Found a
 /// category not in the training set", src/encoder/ordinal.h SearchSorted and Recode).

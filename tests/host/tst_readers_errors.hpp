@@ -113,7 +113,7 @@ TEST_CASE("reader errors " TEST_BACKEND ": CSV errors name file, line and column
                       ContainsSubstring(twice + ":1") && ContainsSubstring("column 0 ('a') and column 2 ('a')") &&
                           ContainsSubstring("must be unique"));
 
-  // a value beyond float32 in a feature: refused as upstream refuses it (an explicit inf is a value)
+  // a value beyond float32 in a feature: refused as upstream refuses it
   auto huge = kboost::test::write_file(dir, "huge.csv", "a,b,y\n1,2,0\n3,1e40,1\n");
   REQUIRE_THROWS_WITH(kboost::read_dataset(huge, by_name),
                       ContainsSubstring(huge + ":3: column 1 ('b')") && ContainsSubstring("'1e40' overflows float32"));
@@ -122,8 +122,26 @@ TEST_CASE("reader errors " TEST_BACKEND ": CSV errors name file, line and column
   no_header.label_column = "2";
   REQUIRE_THROWS_WITH(kboost::read_dataset(huge_first, no_header),
                       ContainsSubstring(huge_first + ":1: column 0") && ContainsSubstring("'-3.5e38' overflows float32"));
-  auto infinite = kboost::test::write_file(dir, "infinite.csv", "a,b,y\n-inf,2,0\n3,1,1\n");
-  CHECK(std::isinf(kboost::read_dataset(infinite, by_name).dense(0, 0)));
+  // an infinity: refused unless a missing marker spells inf (upstream's missing=inf), which makes
+  // +inf cells missing and keeps -inf a value
+  auto infinite = kboost::test::write_file(dir, "infinite.csv", "a,b,y\n1,Infinity,0\n3,-inf,1\n");
+  REQUIRE_THROWS_WITH(kboost::read_dataset(infinite, by_name),
+                      ContainsSubstring(infinite + ":2: column 1 ('b')") && ContainsSubstring("'Infinity' is infinite") &&
+                          ContainsSubstring("--missing inf"));
+  ReadOptions missing_inf = by_name;
+  missing_inf.missing_markers.push_back("inf");
+  auto const with_inf = kboost::read_dataset(infinite, missing_inf);
+  CHECK(std::isnan(with_inf.dense(0, 1)));
+  CHECK(with_inf.dense(1, 1) == -std::numeric_limits<float>::infinity());
+  CHECK(with_inf.info.n_missing == 1);
+  auto inf_svm = kboost::test::write_file(dir, "inf.libsvm", "1 0:1 1:2\n0 0:3 1:+inf\n");
+  ReadOptions svm_inf;
+  svm_inf.format = "libsvm";
+  REQUIRE_THROWS_WITH(kboost::read_dataset(inf_svm, svm_inf),
+                      ContainsSubstring(inf_svm + ":2: field 3") && ContainsSubstring("'+inf' is infinite"));
+  svm_inf.missing_markers.push_back("inf");
+  auto const svm_missing = kboost::read_dataset(inf_svm, svm_inf);
+  CHECK(svm_missing.csr.values.extent(0) == 3);  // the +inf entry is not stored: missing
   auto huge_svm = kboost::test::write_file(dir, "huge.libsvm", "1 0:1 1:2\n0 0:3 1:-1e39\n");
   ReadOptions svm;
   svm.format = "libsvm";
