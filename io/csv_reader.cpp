@@ -137,25 +137,26 @@ bool looks_like_libsvm(std::string_view line) {
 /// numbers). The empty marker makes empty fields missing.
 class MissingMarkers {
  public:
-  explicit MissingMarkers(std::vector<std::string> const& markers)
-      : markers_(markers), infinity_is_missing_(infinity_marker(markers)) {
+  explicit MissingMarkers(std::vector<std::string> const& markers) : infinity_is_missing_(infinity_marker(markers)) {
     for (auto const& mk : markers) {
+      if (!mk.empty() && mk[0] != '-' && spells_infinity(mk)) continue;  // applied to features only
+      markers_.push_back(mk);
       if (mk.empty()) empty_is_missing_ = true;
       else marker_start_[static_cast<unsigned char>(mk[0])] = true;
     }
   }
   bool operator()(std::string_view f) const {
     if (f.empty()) return empty_is_missing_;
-    if (infinity_is_missing_ && f[0] != '-' && spells_infinity(f)) return true;
     if (!marker_start_[static_cast<unsigned char>(f[0])]) return false;
     return std::find(markers_.begin(), markers_.end(), f) != markers_.end();
   }
-  /// Whether a marker spells +infinity (upstream's missing=inf): then "inf", "+Inf", "infinity"
-  /// ... are missing, and infinities are accepted as data.
+  /// Whether a marker spells +infinity (upstream's missing=inf): then +infinities in feature
+  /// columns are missing and infinities are accepted there; labels and label bounds read them as
+  /// numbers (an upper bound of inf is a right-censored row).
   bool infinity_is_missing() const { return infinity_is_missing_; }
 
  private:
-  std::vector<std::string> const& markers_;
+  std::vector<std::string> markers_;
   bool infinity_is_missing_ = false;
   bool empty_is_missing_ = false;
   std::array<bool, 256> marker_start_{};
@@ -533,14 +534,17 @@ void encode_categorical_features(CsvTable& t, ColumnRoles const& roles, ReadOpti
 }
 
 /// Upstream's rule for the numeric feature columns: a number beyond float32 is an error, and so is
-/// an infinity unless a missing marker spells +infinity (upstream's missing=inf).
-void refuse_infinite_features(CsvTable const& t, ColumnRoles const& roles, MissingMarkers const& is_missing) {
+/// an infinity unless a missing marker spells +infinity (upstream's missing=inf); then +infinities
+/// become missing and -infinities stay values.
+void apply_infinity_rule(CsvTable& t, ColumnRoles const& roles, MissingMarkers const& is_missing) {
   for (int c : roles.features) {
     ColumnStats const& st = t.stats[static_cast<std::size_t>(c)];
     if (st.n_strings != 0) continue;
     if (st.overflow.line != 0) fail(t.path, st.overflow.line, t.desc(c), float32_overflow(st.overflow.text));
-    if (st.infinity.line != 0 && !is_missing.infinity_is_missing())
-      fail(t.path, st.infinity.line, t.desc(c), infinity_in_data(st.infinity.text));
+    if (st.infinity.line == 0) continue;
+    if (!is_missing.infinity_is_missing()) fail(t.path, st.infinity.line, t.desc(c), infinity_in_data(st.infinity.text));
+    for (std::size_t r = 0; r < t.n_rows(); ++r)
+      if (t.at(r, c) == std::numeric_limits<float>::infinity()) t.at(r, c) = kNaN;
   }
 }
 
@@ -593,7 +597,7 @@ HostDMatrix read_csv(TextSource const& src, ReadOptions const& opt) {
   if (roles.lower >= 0) read_label_bounds(t, roles.lower, roles.upper, is_missing, m);
   if (roles.qid >= 0) read_query_ids(t, roles.qid, is_missing, m);
   encode_categorical_features(t, roles, opt, is_missing, m);
-  refuse_infinite_features(t, roles, is_missing);
+  apply_infinity_rule(t, roles, is_missing);
   fill_features(t, roles, m);
   return m;
 }

@@ -581,8 +581,6 @@ HostDMatrix read_matrix(ResultReader& in) {
 
 }  // namespace
 
-/// libhdf5 runs in a child process (run_isolated): a file that crashes it or makes it allocate
-/// without bound ends in an error here.
 /// Upstream's rule for infinities in the features: an error naming the dataset's row and column,
 /// unless a missing marker spells +infinity (missing=inf), which makes +inf cells missing.
 void apply_infinity_rule(HostDMatrix& m, std::string const& path, ReadOptions const& opt) {
@@ -602,6 +600,8 @@ void apply_infinity_rule(HostDMatrix& m, std::string const& path, ReadOptions co
     }
 }
 
+/// libhdf5 runs in a child process (run_isolated): a file that crashes it or makes it allocate
+/// without bound ends in an error here.
 HostDMatrix read_hdf5(std::string const& path, ReadOptions const& opt) {
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) fail(path, 0, "", "no such file");

@@ -134,6 +134,15 @@ TEST_CASE("reader errors " TEST_BACKEND ": CSV errors name file, line and column
   CHECK(std::isnan(with_inf.dense(0, 1)));
   CHECK(with_inf.dense(1, 1) == -std::numeric_limits<float>::infinity());
   CHECK(with_inf.info.n_missing == 1);
+  // missing=inf applies to features: an upper label bound of inf stays a right-censored row
+  auto censored = kboost::test::write_file(dir, "censored.csv", "a,lo,hi\n1,2,inf\ninf,3,3\n");
+  ReadOptions bounds;
+  bounds.label_lower_bound_column = "lo";
+  bounds.label_upper_bound_column = "hi";
+  bounds.missing_markers.push_back("inf");
+  auto const aft = kboost::read_dataset(censored, bounds);
+  CHECK(std::isinf(aft.label_upper_bound(0)));
+  CHECK(std::isnan(aft.dense(1, 0)));
   auto inf_svm = kboost::test::write_file(dir, "inf.libsvm", "1 0:1 1:2\n0 0:3 1:+inf\n");
   ReadOptions svm_inf;
   svm_inf.format = "libsvm";
