@@ -106,12 +106,6 @@ std::vector<std::string> split_list(std::string const& list) {
   return out;
 }
 
-std::string column_desc(std::size_t c, std::vector<std::string> const& names) {
-  std::string d = "column " + std::to_string(c);
-  if (c < names.size() && !names[c].empty()) d += " ('" + names[c] + "')";
-  return d;
-}
-
 /// Whether `line` is a LibSVM row ("label index:value ..."), which a CSV reading would take for one
 /// text column: two or more whitespace-separated tokens, every one after the first an index:value
 /// pair (or qid:value).

@@ -364,13 +364,6 @@ bool bool_code(std::string s, float& code) {
 
 namespace {
 
-/// "column 3 ('colour')" (the name when the data has one).
-std::string column_name(DatasetInfo const& info, std::size_t j) {
-  std::string s = "column " + std::to_string(j);
-  if (j < info.feature_names.size() && !info.feature_names[j].empty()) s += " ('" + info.feature_names[j] + "')";
-  return s;
-}
-
 /// Per feature of `data`, the codes each stored value becomes under `encoder`: text columns' per-file
 /// codes mapped once through their strings, numeric cells looked up per distinct value (cached).
 /// NaN marks a category the encoder lacks.
@@ -437,7 +430,7 @@ class CategoryRecoder {
           if (it != enc->numbers.end()) out = static_cast<float>(it - enc->numbers.begin());
         }
       } else if (!bool_code(strings[code], out)) {
-        throw std::runtime_error(info_.source + ": " + column_name(info_, j) + " holds text ('" + strings[code] +
+        throw std::runtime_error(info_.source + ": " + io_detail::column_desc(j, info_.feature_names) + " holds text ('" + strings[code] +
                                  "') but the model has no category list for it, so its per-file codes would not match "
                                  "the training codes; code the column numerically (as in training) or pass "
                                  "--reference-data <training file>");
@@ -465,7 +458,7 @@ void recode_categories(std::vector<FeatureCategories> const& encoder, HostDMatri
     if (!std::isnan(out)) return out;
     std::string const value = recoder.spelling(j, v);
     if (unseen == UnseenCategory::kError)
-      throw std::runtime_error(info.source + ": data row " + std::to_string(row + 1) + ": " + column_name(info, j) +
+      throw std::runtime_error(info.source + ": data row " + std::to_string(row + 1) + ": " + io_detail::column_desc(j, info.feature_names) +
                                ": " + io_detail::unseen_category_error(value, "the model's category list"));
     info.unseen_categories[static_cast<int>(j)].note(row, value);
     return out;

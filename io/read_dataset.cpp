@@ -225,10 +225,7 @@ HostDMatrix keep_rows(HostDMatrix const& m, std::size_t first, std::size_t last)
 std::vector<std::string> unseen_category_notes(DatasetInfo const& info) {
   std::vector<std::string> notes;
   for (auto const& [j, u] : info.unseen_categories) {
-    auto const f = static_cast<std::size_t>(j);
-    std::string column = "column " + std::to_string(j);
-    if (f < info.feature_names.size() && !info.feature_names[f].empty()) column += " ('" + info.feature_names[f] + "')";
-    notes.push_back(info.source + ": " + column + ": " + std::to_string(u.cells) + (u.cells == 1 ? " value is a category" : " values are categories") +
+    notes.push_back(info.source + ": " + io_detail::column_desc(static_cast<std::size_t>(j), info.feature_names) + ": " + std::to_string(u.cells) + (u.cells == 1 ? " value is a category" : " values are categories") +
                     " the training data lacks (first '" + u.first_value + "', data row " + std::to_string(u.first_row + 1) +
                     "), read as missing (--unseen-category missing)");
   }

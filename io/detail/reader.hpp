@@ -78,6 +78,13 @@ inline std::string float32_overflow(std::string_view text) {
   return "'" + std::string(text) + "' overflows float32 (the largest magnitude is 3.40282347e+38)";
 }
 
+/// "column 3 ('colour')": a 0-based column and its name when `names` has one.
+inline std::string column_desc(std::size_t c, std::vector<std::string> const& names) {
+  std::string d = "column " + std::to_string(c);
+  if (c < names.size() && !names[c].empty()) d += " ('" + names[c] + "')";
+  return d;
+}
+
 /// Whether one of `markers` spells +infinity ("inf", "Infinity", "+inf"): upstream's missing=inf,
 /// under which +infinities are missing and infinities are accepted as data.
 inline bool infinity_marker(std::vector<std::string> const& markers) {
