@@ -1,9 +1,12 @@
 /// \file booster_hip.cpp
 /// BasicBooster<compat::HIP> compiled once (its extern declaration is at the end of booster.hpp),
 /// in a translation unit of its own so that the backends of a build compile in parallel.
-#include <kboost/engine/booster.hpp>
+// Kokkos' configuration macros only: a build without this backend parses nothing more here
+#include <Kokkos_Macros.hpp>
 
 #ifdef KOKKOS_ENABLE_HIP
+#include <kboost/engine/booster.hpp>
+
 namespace kboost {
 template class BasicBooster<compat::HIP>;
 }  // namespace kboost

@@ -3,6 +3,8 @@
 /// tests write themselves.
 #include <catch2/catch_test_macros.hpp>
 
+#include "tests/test_paths.hpp"
+
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -30,7 +32,7 @@ inline bool same_result(float a, float b) {
 /// The project's shared/ folder: $KBOOST_SHARED, else ../shared beside the repository.
 inline std::string shared_dir() {
   char const* env = std::getenv("KBOOST_SHARED");
-  return env ? env : KBOOST_SHARED_DIR;
+  return env ? env : kboost::test::default_shared_dir();
 }
 
 /// Whether a missing shared/ folder fails the test instead of skipping it (CI sets
@@ -44,7 +46,7 @@ inline bool shared_required() {
 /// the `xgboost` source package, byte-identical to shared/data/agaricus.
 inline std::string registry_data_dir() {
   char const* env = std::getenv("KBOOST_DATA");
-  return env ? env : KBOOST_REGISTRY_DATA_DIR;
+  return env ? env : kboost::test::default_registry_data_dir();
 }
 
 /// Path of `rel` (e.g. "data/adult/adult.data") in the shared folder. Test cases that call this for
@@ -72,7 +74,7 @@ inline std::string shared_path(std::string const& rel) {
 
 /// Path of a file under the repository's tests/golden/.
 inline std::string golden_path(std::string const& rel) {
-  return std::string(KBOOST_SOURCE_DIR) + "/tests/golden/" + rel;
+  return std::string(kboost::test::source_dir()) + "/tests/golden/" + rel;
 }
 
 /// A fresh temp directory per test body and backend.
@@ -100,7 +102,7 @@ inline std::string read_file(std::string const& path) {
 /// puts stdout + stderr into `out` (through a file in `dir`).
 inline int run_cli(std::filesystem::path const& dir, std::string const& args, std::string& out) {
   std::string const file = (dir / "cli_out.txt").string();
-  int const rc = std::system((std::string(KBOOST_CLI) + " " + args + " > " + file + " 2>&1").c_str());
+  int const rc = std::system((std::string(kboost::test::cli_path()) + " " + args + " > " + file + " 2>&1").c_str());
   out = read_file(file);
   return rc;
 }

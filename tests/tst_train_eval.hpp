@@ -67,7 +67,7 @@ TEST_CASE("train " TEST_BACKEND ": CLI with config file; bad parameters are name
   std::string const model = (dir / "m.json").string();
   std::string const cfg = kboost::test::write_file(
       dir, "train.conf", "# upstream CLI style\nobjective = binary:logistic\nmax_depth = 3\neta = 0.5\nnum_round = 2\n");
-  std::string const cli = KBOOST_CLI;
+  std::string const cli = kboost::test::cli_path();
   auto const run = [&](std::string const& args, std::string const& out) {
     return std::system((cli + " train " + args + " > " + out + " 2>&1").c_str());
   };

@@ -21,7 +21,7 @@ TEST_CASE("cli " TEST_BACKEND ": --version and host thread limits", "[cli]") {
   // passive OpenMP waiting unless the user chose a policy (apps/main.cpp default_wait_policy)
   auto const version_with = [&](std::string const& env) {
     std::string const file = (dir / "version.txt").string();
-    CHECK(std::system((env + " " + KBOOST_CLI + " --version > " + file + " 2>&1").c_str()) == 0);
+    CHECK(std::system((env + " " + kboost::test::cli_path() + " --version > " + file + " 2>&1").c_str()) == 0);
     return kboost::test::read_file(file);
   };
   CHECK_THAT(version_with("env -u OMP_WAIT_POLICY"), ContainsSubstring("OMP_WAIT_POLICY passive"));
@@ -32,7 +32,7 @@ TEST_CASE("cli " TEST_BACKEND ": --version and host thread limits", "[cli]") {
     CHECK(kboost::test::run_cli(dir, "--threads " + std::to_string(limit + 1) + " info --data " + data, out) != 0);
     CHECK_THAT(out, ContainsSubstring(std::to_string(limit)));
     CHECK(kboost::test::run_cli(dir, "info --data " + data, out) == 0);
-    int const rc = std::system(("OMP_NUM_THREADS=" + std::to_string(limit + 1) + " " + KBOOST_CLI + " info --data " +
+    int const rc = std::system(("OMP_NUM_THREADS=" + std::to_string(limit + 1) + " " + kboost::test::cli_path() + " info --data " +
                                 data + " > " + (dir / "omp.txt").string() + " 2>&1")
                                    .c_str());
     CHECK(rc != 0);
@@ -69,7 +69,7 @@ TEST_CASE("cli " TEST_BACKEND ": predict --out - (the default) writes the file's
   REQUIRE(std::count(expected.begin(), expected.end(), '\n') == 6);
   std::string const to_stdout = (dir / "stdout.txt").string(), to_stderr = (dir / "stderr.txt").string();
   auto const predict_to_stdout = [&](std::string const& extra) {
-    return std::system((std::string(KBOOST_CLI) + " predict --model " + model + " --data " + data + " --label-column 0 --out - " +
+    return std::system((std::string(kboost::test::cli_path()) + " predict --model " + model + " --data " + data + " --label-column 0 --out - " +
                         extra + " > " + to_stdout + " 2> " + to_stderr)
                            .c_str());
   };
@@ -79,7 +79,7 @@ TEST_CASE("cli " TEST_BACKEND ": predict --out - (the default) writes the file's
   CHECK(kboost::test::read_file(to_stdout) == expected);
   CHECK_THAT(kboost::test::read_file(to_stderr), ContainsSubstring("kernel:"));
   // without --out, standard output is the default
-  REQUIRE(std::system((std::string(KBOOST_CLI) + " predict --model " + model + " --data " + data + " --label-column 0 > " +
+  REQUIRE(std::system((std::string(kboost::test::cli_path()) + " predict --model " + model + " --data " + data + " --label-column 0 > " +
                        to_stdout)
                           .c_str()) == 0);
   CHECK(kboost::test::read_file(to_stdout) == expected);

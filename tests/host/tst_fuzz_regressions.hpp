@@ -22,7 +22,7 @@ namespace {
 using Catch::Matchers::ContainsSubstring;
 
 std::string regression_path(std::string const& name) {
-  return std::string(KBOOST_SOURCE_DIR) + "/tests/fuzz_regressions/" + name;
+  return std::string(kboost::test::source_dir()) + "/tests/fuzz_regressions/" + name;
 }
 
 kboost::ReadOptions format(std::string const& f) {

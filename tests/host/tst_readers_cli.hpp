@@ -14,7 +14,7 @@ namespace {
 
 /// stdout of `kboost info <args>` and its exit status.
 std::pair<std::string, int> run_info(std::string const& args) {
-  std::string cmd = std::string(KBOOST_CLI) + " info " + args + " 2>&1";
+  std::string cmd = std::string(kboost::test::cli_path()) + " info " + args + " 2>&1";
   FILE* p = ::popen(cmd.c_str(), "r");
   REQUIRE(p != nullptr);
   std::string out;
@@ -94,7 +94,7 @@ TEST_CASE("cli " TEST_BACKEND ": standard input, FIFOs and devices read as files
   for (int r = 0; r < 300; ++r)
     csv += std::to_string(r % 11) + "," + std::to_string((r * 7) % 13) + "," + std::to_string(r % 2) + "\n";
   std::string const file = kboost::test::write_file(dir, "d.csv", csv);
-  std::string const cli = KBOOST_CLI;
+  std::string const cli = kboost::test::cli_path();
   // stdout + stderr of a shell command line, and its exit status
   auto const sh = [&](std::string const& line) {
     std::string const out = (dir / "out.txt").string();
