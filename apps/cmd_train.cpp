@@ -19,6 +19,7 @@
 #include "read_options.hpp"
 #include "train_params.hpp"
 #include <kboost/core/atomic_file.hpp>
+#include <kboost/core/read_file.hpp>
 #include <kboost/io/dataset_reader.hpp>
 #include <kboost/engine/booster.hpp>
 #include <kboost/engine/objective/objective.hpp>
@@ -70,7 +71,8 @@ TrainSetup parse_setup(TrainArgs& a, CLI::App& sub) {
   for (auto const& [key, value] : a.cli_keys) {
     auto const refuse = [&, key = key, value = value](std::string const& why) -> void {
       auto const line = config_lines.find(key);
-      std::string const where = line == config_lines.end() ? "train: " : a.config + ":" + std::to_string(line->second) + ": ";
+      std::string const where =
+          line == config_lines.end() ? "train: " : source_name(a.config) + ":" + std::to_string(line->second) + ": ";
       throw std::runtime_error(where + "parameter " + key + " = " + value + ": " + why);
     };
     if (key == "task" && value != "train") refuse("kboost train runs task = train only (kboost predict predicts)");
@@ -101,7 +103,7 @@ TrainSetup parse_setup(TrainArgs& a, CLI::App& sub) {
       for (auto const& [k, line] : config_lines) {
         if (kv.count(k) == 0) continue;
         if (what.rfind("parameter " + k + " =", 0) == 0 || what.rfind("unknown parameter '" + k + "'", 0) == 0)
-          throw std::runtime_error(a.config + ":" + std::to_string(line) + ": " + what);
+          throw std::runtime_error(source_name(a.config) + ":" + std::to_string(line) + ": " + what);
       }
       throw;
     }

@@ -2,14 +2,13 @@
 /// `kboost train`'s parameter options and config file (apps/train_params.hpp).
 #include "train_params.hpp"
 
-#include <filesystem>
-#include <fstream>
 #include <memory>
+#include <sstream>
 #include <stdexcept>
-#include <system_error>
 #include <utility>
 #include <vector>
 
+#include <kboost/core/read_file.hpp>
 #include <kboost/engine/param_text.hpp>
 #include <kboost/engine/params.hpp>
 
@@ -76,10 +75,10 @@ class UpstreamConfig : public CLI::ConfigTOML {
   }
 };
 
-/// Each key's last 1-based line in the config file: where an error about it points. (CLI11's
+/// Each key's last 1-based line in the config file's text: where an error about it points. (CLI11's
 /// reader keeps no line numbers; the key is the text before '=' or a comment.)
-std::map<std::string, int> key_lines(std::string const& path) {
-  std::ifstream in(path);
+std::map<std::string, int> key_lines(std::string const& text) {
+  std::istringstream in(text);
   std::map<std::string, int> lines;
   std::string line;
   for (int n = 1; std::getline(in, line); ++n) {
@@ -118,19 +117,19 @@ void add_param_options(CLI::App& sub, std::map<std::string, std::string>& kv, st
 }
 
 std::map<std::string, int> apply_config_file(CLI::App& sub, std::string const& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw std::runtime_error(path + ": is a directory, not a config file");
-  if (!std::ifstream(path)) throw std::runtime_error(path + ": cannot read config file");
+  // read once, as every input is (a pipe or FIFO works; /dev/zero and endless streams are refused)
+  std::string const text = read_file(path, "config file");
   std::vector<CLI::ConfigItem> items;
   try {
-    items = UpstreamConfig().from_file(path);
+    std::istringstream in(text);
+    items = UpstreamConfig().from_config(in);
   } catch (CLI::Error const& e) {
-    throw std::runtime_error(path + ": " + e.what());
+    throw std::runtime_error(source_name(path) + ": " + e.what());
   }
-  std::map<std::string, int> const lines = key_lines(path);
+  std::map<std::string, int> const lines = key_lines(text);
   auto const where = [&](std::string const& key) {
     auto it = lines.find(key);
-    return path + (it == lines.end() ? "" : ":" + std::to_string(it->second)) + ": ";
+    return source_name(path) + (it == lines.end() ? "" : ":" + std::to_string(it->second)) + ": ";
   };
   std::map<std::string, int> applied;
   for (auto const& item : items) {

@@ -136,6 +136,11 @@ TEST_CASE("train input " TEST_BACKEND ": kboost train's side files, label errors
   CHECK(kboost::test::run_cli(dir, base + "--config " + cfg_bad, out) != 0);
   CHECK(out.find("v.conf:3") != std::string::npos);
   CHECK(out.find("eta = '-1'") != std::string::npos);
+  // A config file from standard input; an endless one is refused.
+  CHECK(kboost::test::run_cli(dir, base + "--config - < " + cfg_bad, out) != 0);
+  CHECK(out.find("standard input:3: ") != std::string::npos);
+  CHECK(kboost::test::run_cli(dir, base + "--config /dev/zero", out) != 0);
+  CHECK(out.find("/dev/zero: starts with 1 MiB of NUL bytes") != std::string::npos);
   // A directory as the config file, and a float32 parameter beyond float32.
   CHECK(kboost::test::run_cli(dir, base + "--config " + dir.string(), out) != 0);
   CHECK(out.find("is a directory, not a config file") != std::string::npos);
