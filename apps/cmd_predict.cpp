@@ -42,11 +42,19 @@ std::pair<int, int> parse_range(std::string const& s) {
   if (s.empty()) return {0, 0};
   auto colon = s.find(':');
   if (colon == std::string::npos) throw std::runtime_error("--iteration-range: expected a:b, got '" + s + "'");
-  try {
-    return {std::stoi(s.substr(0, colon)), std::stoi(s.substr(colon + 1))};
-  } catch (std::exception const&) {
-    throw std::runtime_error("--iteration-range: expected integers a:b, got '" + s + "'");
-  }
+  auto const whole_int = [&](std::string const& part) {  // all of `part`, so "1:2:3" and "2x" are refused
+    std::size_t used = 0;
+    int value = 0;
+    try {
+      value = std::stoi(part, &used);
+    } catch (std::exception const&) {
+      used = 0;
+    }
+    if (part.empty() || used != part.size())
+      throw std::runtime_error("--iteration-range: expected integers a:b, got '" + s + "'");
+    return value;
+  };
+  return {whole_int(s.substr(0, colon)), whole_int(s.substr(colon + 1))};
 }
 
 double ms_since(std::chrono::steady_clock::time_point t0) {

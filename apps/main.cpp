@@ -2,9 +2,13 @@
 /// cmd_*.cpp and registers itself through the functions declared in commands.hpp.
 #include <CLI/CLI.hpp>
 
+#include <cerrno>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <exception>
 #include <iostream>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -43,6 +47,21 @@ kboost::Collective* the_job = nullptr;
 std::string wait_policy() {
   char const* v = std::getenv("OMP_WAIT_POLICY");
   return v ? std::string(v) : std::string("unset");
+}
+
+/// What an error says: std::bad_alloc's own text ("std::bad_alloc") tells a user nothing.
+std::string error_text(std::exception const& e) {
+  if (dynamic_cast<std::bad_alloc const*>(&e) != nullptr)
+    return "out of memory (std::bad_alloc): the input or the model needs more memory than this process may use";
+  return e.what();
+}
+
+/// Output a command wrote to standard output that did not arrive (a full disk, a closed descriptor)
+/// is an error, not exit status 0: empty when everything was written.
+std::string standard_output_error() {
+  std::cout.flush();
+  bool const ok = std::fflush(stdout) == 0 && std::cout && !std::ferror(stdout);
+  return ok ? "" : std::string("standard output: write failed (") + std::strerror(errno) + ")";
 }
 }  // namespace
 
@@ -93,10 +112,10 @@ int main(int argc, char** argv) {
   std::string const who = job.size() > 1 ? "rank " + std::to_string(job.rank()) + " of " + std::to_string(job.size()) + ": " : "";
   auto const fail = [&](std::exception const& e) {
     if (dynamic_cast<kboost::AgreedError const*>(&e) != nullptr || job.size() == 1) {
-      if (job.rank() == 0) std::cerr << "kboost: error: " << e.what() << "\n";
+      if (job.rank() == 0) std::cerr << "kboost: error: " << error_text(e) << "\n";
       return 1;
     }
-    job.abort("kboost: " + who + "error: " + e.what() + "\n", 1);
+    job.abort("kboost: " + who + "error: " + error_text(e) + "\n", 1);
     return 1;
   };
   try {
@@ -110,6 +129,10 @@ int main(int argc, char** argv) {
     rc = commands.chosen(app)();
   } catch (std::exception const& e) {
     rc = fail(e);
+  }
+  if (std::string const lost = standard_output_error(); rc == 0 && !lost.empty()) {
+    std::cerr << "kboost: error: " << lost << "\n";
+    rc = 1;
   }
   Kokkos::finalize();
   return rc;

@@ -48,6 +48,7 @@ void write_csv(std::string const& tmp, std::string const& path,
   std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
   if (!out) fail(path, "cannot open '" + tmp + "' for writing (" + std::strerror(errno) + ")");
   put_csv(out, preds, names);
+  out.flush();
   if (!out) fail(path, std::string("write failed (") + std::strerror(errno) + ")");
 }
 
@@ -95,12 +96,17 @@ void write_predictions(std::string const& path,
     if (!std::cout) fail("standard output", std::string("write failed (") + std::strerror(errno) + ")");
     return;
   }
+  std::string const target = write_target(path);
+  if (writes_in_place(target)) {  // a device or FIFO (/dev/null, a named pipe): CSV, as it is
+    if (is_hdf5_path(path)) fail(path, "an HDF5 file cannot be written to a device or FIFO");
+    return write_csv(target, path, preds, column_names);
+  }
   // Temp file in the same directory, so the rename is atomic on one file system.
-  std::string const tmp = temp_path_for(path);
+  std::string const tmp = temp_path_for(target);
   try {
     if (is_hdf5_path(path)) write_h5(tmp, path, preds, column_names);
     else write_csv(tmp, path, preds, column_names);
-    commit_temp_file(tmp, path);
+    commit_temp_file(tmp, target);
   } catch (...) {
     std::error_code ec;
     std::filesystem::remove(tmp, ec);

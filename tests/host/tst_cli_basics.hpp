@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <filesystem>
 #include <string>
 #include <sys/wait.h>
 
@@ -90,6 +91,50 @@ TEST_CASE("cli " TEST_BACKEND ": predict --out - (the default) writes the file's
   CHECK(kboost::test::run_cli(dir, "predict --model " + model + " --data " + data, out) != 0);
   CHECK_THAT(out, ContainsSubstring("3 feature columns, but the model has 2 features") &&
                       ContainsSubstring("not among the model's features: 'y'") && ContainsSubstring("--label-column"));
+}
+
+TEST_CASE("cli " TEST_BACKEND ": outputs through links and FIFOs stay links and FIFOs; lost standard output fails",
+          "[cli]") {
+  using Catch::Matchers::ContainsSubstring;
+  namespace fs = std::filesystem;
+  auto const dir = kboost::test::temp_dir("cli_outputs");
+  std::string const data = kboost::test::write_file(dir, "d.csv", "y,a,b\n0,1,5\n1,2,4\n0,3,\n1,4,2\n0,5,1\n1,6,0\n");
+  std::string const model = (dir / "m.json").string();
+  std::string out;
+  REQUIRE(kboost::test::run_cli(dir, "train --data " + data + " --label-column 0 --num-round 2 --quiet --model-out " + model,
+                                out) == 0);
+  std::string const predict = "predict --model " + model + " --data " + data + " --label-column 0 --out ";
+  REQUIRE(kboost::test::run_cli(dir, predict + (dir / "p.csv").string(), out) == 0);
+  std::string const expected = kboost::test::read_file((dir / "p.csv").string());
+  // a link to a file: the file gets the predictions, the link stays a link
+  fs::create_symlink("real.csv", dir / "link.csv");
+  REQUIRE(kboost::test::run_cli(dir, predict + (dir / "link.csv").string(), out) == 0);
+  CHECK(fs::is_symlink(dir / "link.csv"));
+  CHECK(kboost::test::read_file((dir / "real.csv").string()) == expected);
+  // a link to a device: written through, the link and the device stay
+  fs::create_symlink("/dev/null", dir / "null");
+  REQUIRE(kboost::test::run_cli(dir, predict + (dir / "null").string(), out) == 0);
+  REQUIRE(kboost::test::run_cli(dir, "train --data " + data + " --label-column 0 --num-round 2 --quiet --model-out " +
+                                         (dir / "null").string(), out) == 0);
+  CHECK(fs::is_symlink(dir / "null"));
+  CHECK(fs::is_character_file("/dev/null"));
+  // a FIFO: a reader gets the predictions
+  std::string const fifo = (dir / "fifo").string(), got = (dir / "got.csv").string();
+  REQUIRE(std::system(("mkfifo " + fifo).c_str()) == 0);
+  REQUIRE(std::system(("(cat " + fifo + " > " + got + " &) ; " + kboost::test::cli_path() + " " + predict + fifo +
+                       " > /dev/null 2>&1 && sleep 1").c_str()) == 0);
+  CHECK(fs::is_fifo(fifo));
+  CHECK(kboost::test::read_file(got) == expected);
+  // a device that refuses the bytes, and standard output that cannot take them: errors
+  CHECK(kboost::test::run_cli(dir, predict + "/dev/full", out) != 0);
+  CHECK_THAT(out, ContainsSubstring("/dev/full: write failed (No space left on device)"));
+  CHECK(std::system((std::string(kboost::test::cli_path()) + " dump --model " + model + " > /dev/full 2> " + got).c_str()) != 0);
+  CHECK_THAT(kboost::test::read_file(got), ContainsSubstring("standard output: write failed"));
+  // --iteration-range takes exactly two integers
+  CHECK(kboost::test::run_cli(dir, predict + "- --iteration-range 0:1:2", out) != 0);
+  CHECK_THAT(out, ContainsSubstring("expected integers a:b, got '0:1:2'"));
+  CHECK(kboost::test::run_cli(dir, predict + "- --iteration-range 0:1x", out) != 0);
+  fs::remove_all(dir);
 }
 
 TEST_CASE("cli " TEST_BACKEND ": a text label column is read as class codes, and train says so", "[cli]") {
