@@ -78,8 +78,37 @@ void check_categorical(TrainParams const& p, FitPlan const& plan) {
   if (plan.continuing && p.booster == "dart")
     throw std::runtime_error("train: continuing a model with booster = dart is not available (its drops would need "
                              "the generator's state)");
-  if (!plan.categorical.empty() && plan.continuing)
-    throw std::runtime_error("train: continuing a model on categorical features is not available yet");
+}
+
+std::string joined_categories(std::vector<std::string> const& strings) {
+  std::string out;
+  for (std::size_t k = 0; k < strings.size() && k < 8; ++k) out += (k ? ", " : "") + strings[k];
+  return "[" + out + (strings.size() > 8 ? ", ..." : "") + "]";
+}
+
+/// A continued model's categorical features and category strings against the data's: its trees'
+/// category sets hold codes, so the data must code the same strings the same way.
+void check_continued_categories(Model const& m, HostDMatrix const& dtrain, std::vector<std::uint8_t> const& categorical) {
+  auto const refuse = [](std::string const& why) { throw std::runtime_error("train: cannot continue the model: " + why); };
+  auto const name = [&](std::size_t f) {
+    return std::to_string(f) + (f < m.feature_names.size() ? " ('" + m.feature_names[f] + "')" : "");
+  };
+  for (std::size_t f = 0; f < m.feature_types.size() && f < dtrain.n_features; ++f) {
+    bool const model_cat = m.feature_types[f] == "c";
+    bool const data_cat = f < categorical.size() && categorical[f] != 0;
+    if (model_cat != data_cat)
+      refuse("feature " + name(f) + " is " + (model_cat ? "categorical" : "numerical") + " in the model, " +
+             (data_cat ? "categorical" : "numerical") + " in the data");
+  }
+  std::vector<FeatureCategories> const data_enc = training_category_encoder(dtrain);
+  for (std::size_t f = 0; f < dtrain.n_features; ++f) {
+    std::vector<std::string> const none;
+    auto const& theirs = f < m.category_encoder.size() ? m.category_encoder[f].strings : none;
+    auto const& ours = f < data_enc.size() ? data_enc[f].strings : none;
+    if (theirs != ours)
+      refuse("feature " + name(f) + " has the categories " + joined_categories(theirs) + " in the model, " +
+             joined_categories(ours) + " in the data (its trees' category codes would mean other strings)");
+  }
 }
 
 }  // namespace
@@ -103,6 +132,8 @@ FitPlan validate_fit(TrainParams const& p, HostDMatrix const& dtrain, EvalSetLis
     plan.categorical = categorical_features(p, dtrain);
     check_categorical(p, plan);
     if (start != nullptr) check_continuable(*start, plan.obj, plan.n_groups, dtrain.n_features);
+    if (start != nullptr) check_continued_feature_names(*start, dtrain.info.feature_names);
+    if (start != nullptr) check_continued_categories(*start, dtrain, plan.categorical);
   });
   return plan;
 }
@@ -119,16 +150,22 @@ void check_continuable(Model const& m, ObjectiveParams const& obj, int n_groups,
   if (m.tree_info.size() != m.trees.size() || m.iteration_indptr.empty() ||
       m.iteration_indptr.back() != static_cast<int>(m.trees.size()))
     refuse("its tree_info / iteration_indptr do not match its trees");
-  for (std::size_t k = 0; k < m.trees.size(); ++k) {
-    auto const& t = m.trees[k];
-    bool cat = false;
-    for (auto s : t.split_type) cat = cat || s != 0;
-    if (cat || !t.categories_nodes.empty()) refuse("tree " + std::to_string(k) + " has categorical splits");
-    if (t.size_leaf_vector > 1) refuse("tree " + std::to_string(k) + " has vector leaves");
-  }
+  for (std::size_t k = 0; k < m.trees.size(); ++k)
+    if (m.trees[k].size_leaf_vector > 1) refuse("tree " + std::to_string(k) + " has vector leaves");
   if (m.base_score.size() != 1 && static_cast<int>(m.base_score.size()) != n_groups)
     refuse("its base_score has " + std::to_string(m.base_score.size()) + " values for " + std::to_string(n_groups) +
            " outputs");
+}
+
+void check_continued_feature_names(Model const& m, std::vector<std::string> const& names) {
+  if (m.feature_names.empty() || names.empty() || m.feature_names == names) return;
+  std::size_t k = 0;
+  while (k < names.size() && k < m.feature_names.size() && names[k] == m.feature_names[k]) ++k;
+  std::string const theirs = k < m.feature_names.size() ? "'" + m.feature_names[k] + "'" : "absent";
+  std::string const ours = k < names.size() ? "'" + names[k] + "'" : "absent";
+  throw std::runtime_error("train: cannot continue the model: its feature " + std::to_string(k) + " is " + theirs +
+                           ", the data's is " + ours +
+                           " (columns renamed or reordered? its trees would read the wrong columns)");
 }
 
 namespace {

@@ -52,6 +52,11 @@ FitPlan validate_fit(TrainParams const& p, HostDMatrix const& dtrain, EvalSetLis
 /// \throws std::runtime_error "train: cannot continue the model: <why>".
 void check_continuable(Model const& m, ObjectiveParams const& obj, int n_groups, std::size_t n_features);
 
+/// Refuses to continue model `m` on data whose feature names differ from the model's (both named):
+/// upstream's Booster._validate_features check, so old trees never read reordered columns.
+/// \throws std::runtime_error naming the first differing feature.
+void check_continued_feature_names(Model const& m, std::vector<std::string> const& names);
+
 /// The fit's intercepts in output space (one per output, or one for all): the continued model's,
 /// the given base_score, upstream's default 0.5, or the objective's estimate over the job's labels
 /// (every rank's shard gathered in rank order, estimated on rank 0, broadcast).
