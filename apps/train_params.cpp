@@ -77,7 +77,9 @@ class UpstreamConfig : public CLI::ConfigTOML {
 
 /// Each key's last 1-based line in the config file's text: where an error about it points. (CLI11's
 /// reader keeps no line numbers; the key is the text before '=' or a comment.)
-std::map<std::string, int> key_lines(std::string const& text) {
+/// \throws std::runtime_error "<source>:<line>: parameter '<key>' given twice (lines a and b)" (eval
+/// sets, `eval[name] = file`, and eval_metric may repeat).
+std::map<std::string, int> key_lines(std::string const& text, std::string const& source) {
   std::istringstream in(text);
   std::map<std::string, int> lines;
   std::string line;
@@ -85,6 +87,10 @@ std::map<std::string, int> key_lines(std::string const& text) {
     std::string key = trim_blanks(line.substr(0, line.find_first_of("=#")));
     if (key.empty()) continue;
     if (key.rfind("eval[", 0) == 0) key = "eval";
+    bool const repeats = key == "eval" || key == "eval_metric";  // each line adds one, as in upstream's CLI
+    if (auto const seen = lines.find(key); seen != lines.end() && !repeats)
+      throw std::runtime_error(source + ":" + std::to_string(n) + ": parameter '" + key + "' given twice (lines " +
+                               std::to_string(seen->second) + " and " + std::to_string(n) + ")");
     lines[key] = n;
   }
   return lines;
@@ -119,6 +125,7 @@ void add_param_options(CLI::App& sub, std::map<std::string, std::string>& kv, st
 std::map<std::string, int> apply_config_file(CLI::App& sub, std::string const& path) {
   // read once, as every input is (a pipe or FIFO works; /dev/zero and endless streams are refused)
   std::string const text = read_file(path, "config file");
+  std::map<std::string, int> const lines = key_lines(text, source_name(path));
   std::vector<CLI::ConfigItem> items;
   try {
     std::istringstream in(text);
@@ -126,7 +133,6 @@ std::map<std::string, int> apply_config_file(CLI::App& sub, std::string const& p
   } catch (CLI::Error const& e) {
     throw std::runtime_error(source_name(path) + ": " + e.what());
   }
-  std::map<std::string, int> const lines = key_lines(text);
   auto const where = [&](std::string const& key) {
     auto it = lines.find(key);
     return source_name(path) + (it == lines.end() ? "" : ":" + std::to_string(it->second)) + ": ";

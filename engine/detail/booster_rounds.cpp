@@ -105,6 +105,9 @@ void require_scored_metrics(EvalRound const& r, int round) {
 std::vector<std::string> fit_metrics(TrainParams const& p, ObjectiveParams const& obj, bool has_evals) {
   std::vector<std::string> metrics = p.eval_metric;
   if (metrics.empty() && !p.disable_default_eval_metric) metrics.push_back(default_metric(obj));
+  if (p.early_stopping_rounds > 0 && !has_evals)
+    throw std::runtime_error("train: early_stopping_rounds needs an eval set to watch (--eval name=file), as "
+                             "upstream's train() does");
   if (metrics.empty() && p.early_stopping_rounds > 0 && has_evals)
     throw std::runtime_error("train: early_stopping_rounds needs a metric, and disable_default_eval_metric = 1 "
                              "with no eval_metric leaves none");

@@ -63,11 +63,34 @@ int checked_outputs(TrainParams const& p, FitPlan const& plan, HostDMatrix const
                                " label columns, the training data " + std::to_string(dtrain.n_targets));
   int const n_groups = objective_outputs(plan.obj, dtrain.n_targets);
   if (plan.classes() && p.num_class < 2) throw std::runtime_error("train: " + p.objective + " needs num_class >= 2");
+  if (!plan.classes() && p.num_class > 1)
+    throw std::runtime_error("train: num_class = " + std::to_string(p.num_class) + " applies to multi:softmax and "
+                             "multi:softprob, not " + p.objective);
   if (n_groups < 1) throw std::runtime_error("train: " + p.objective + " needs quantile_alpha");
   if (!caps.row_weights && dtrain.has_weights())
     throw std::runtime_error("train: " + p.objective + " takes no row weights (upstream weighs whole query groups, "
                              "which kboost does not read yet)");
   return n_groups;
+}
+
+/// Explicit eval metrics against the objective's outputs and the sets' labels: a class metric needs
+/// a multi-class objective, and the binary metrics (auc, aucpr, logloss, error) labels in [0, 1],
+/// which a regression label would turn into a meaningless number or NaN.
+void check_metrics(TrainParams const& p, FitPlan const& plan, EvalSetList const& evals) {
+  for (std::string const& metric : p.eval_metric) {
+    std::string const base = metric.substr(0, metric.find('@'));
+    if ((base == "mlogloss" || base == "merror") && !plan.classes())
+      throw std::runtime_error("train: eval_metric " + metric + " scores multi-class objectives (multi:softmax, "
+                               "multi:softprob), not " + p.objective);
+    if (base != "auc" && base != "aucpr" && base != "logloss" && base != "error") continue;
+    if ((plan.n_groups > 1 && plan.classes()) || plan.caps.query_groups) continue;  // multi-class, per-query AUC
+    for (auto const& [name, d] : evals)
+      for (std::size_t i = 0; i < d.label.extent(0); ++i)
+        if (!(d.label(i) >= 0.0f && d.label(i) <= 1.0f))
+          throw std::runtime_error("train: eval_metric " + metric + " needs labels in [0, 1] (binary outcomes); eval "
+                                   "set '" + name + "' row " + std::to_string(i / d.n_targets + 1) + " (1-based) has " +
+                                   std::to_string(d.label(i)) + " (regression metrics: rmse, mae, mape, ...)");
+  }
 }
 
 /// Categorical features against the sketch method and a continued model.
@@ -129,6 +152,7 @@ FitPlan validate_fit(TrainParams const& p, HostDMatrix const& dtrain, EvalSetLis
     check_sets(plan.caps, dtrain, evals);
     check_several_ranks(p, plan.caps, dtrain, comm);
     plan.n_groups = checked_outputs(p, plan, dtrain, evals);
+    check_metrics(p, plan, evals);
     plan.categorical = categorical_features(p, dtrain);
     check_categorical(p, plan);
     if (start != nullptr) check_continuable(*start, plan.obj, plan.n_groups, dtrain.n_features);

@@ -136,6 +136,24 @@ TEST_CASE("train input " TEST_BACKEND ": kboost train's side files, label errors
   CHECK(kboost::test::run_cli(dir, base + "--config " + cfg_bad, out) != 0);
   CHECK(out.find("v.conf:3") != std::string::npos);
   CHECK(out.find("eta = '-1'") != std::string::npos);
+  // A key given twice in a config file: both lines named.
+  auto const cfg_twice = kboost::test::write_file(dir, "w.conf", "eta = 0.1\nmax_depth = 2\neta = 0.5\n");
+  CHECK(kboost::test::run_cli(dir, base + "--config " + cfg_twice, out) != 0);
+  CHECK(out.find("w.conf:3: parameter 'eta' given twice (lines 1 and 3)") != std::string::npos);
+  // Metrics and options that do not fit the objective or the labels.
+  auto const reg = kboost::test::write_file(dir, "reg.csv", "f0,y\n1,0.5\n2,3.25\n3,0\n4,1\n");
+  std::string const reg_base = "train --data " + reg + " --label-column y --num-round 1 --model-out " + model + " ";
+  CHECK(kboost::test::run_cli(dir, reg_base + "--eval t=" + reg + " --eval_metric logloss", out) != 0);
+  CHECK(out.find("eval_metric logloss needs labels in [0, 1] (binary outcomes); eval set 't' row 2 (1-based) has 3.25") !=
+        std::string::npos);
+  CHECK(kboost::test::run_cli(dir, reg_base + "--eval t=" + reg + " --eval_metric auc", out) != 0);
+  CHECK(out.find("eval_metric auc needs labels in [0, 1]") != std::string::npos);
+  CHECK(kboost::test::run_cli(dir, reg_base + "--eval t=" + reg + " --eval_metric mlogloss", out) != 0);
+  CHECK(out.find("eval_metric mlogloss scores multi-class objectives") != std::string::npos);
+  CHECK(kboost::test::run_cli(dir, base + "--num-round 1 --objective binary:logistic --num_class 3", out) != 0);
+  CHECK(out.find("num_class = 3 applies to multi:softmax and multi:softprob, not binary:logistic") != std::string::npos);
+  CHECK(kboost::test::run_cli(dir, base + "--num-round 3 --early_stopping_rounds 2", out) != 0);
+  CHECK(out.find("early_stopping_rounds needs an eval set") != std::string::npos);
   // A config file from standard input; an endless one is refused.
   CHECK(kboost::test::run_cli(dir, base + "--config - < " + cfg_bad, out) != 0);
   CHECK(out.find("standard input:3: ") != std::string::npos);
