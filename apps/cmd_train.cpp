@@ -126,9 +126,14 @@ TrainJob train_job(TrainArgs const& a, TrainSetup const& setup) {
   job.read = a.read;
   for (auto const& e : setup.evals) {
     auto const eq = e.find('=');
-    if (eq == std::string::npos || eq == 0) throw std::runtime_error("train: --eval expects name=file, got '" + e + "'");
+    if (eq == std::string::npos || eq == 0 || eq + 1 == e.size())
+      throw std::runtime_error("train: --eval expects name=file, got '" + e + "'");
     job.evals.emplace_back(e.substr(0, eq), e.substr(eq + 1));
   }
+  std::vector<std::pair<std::string, std::string>> inputs{{"--data", job.data}, {"--config", a.config},
+                                                          {"--model-in", job.model_in}};
+  for (auto const& [name, file] : job.evals) inputs.emplace_back("--eval " + name + "=", file);
+  at_most_one_standard_input(inputs);
   job.given_params = setup.kv;
   job.model_in = a.model_in;
   job.checkpoint_dir = a.checkpoint_dir;
@@ -156,6 +161,8 @@ int run(TrainArgs& a, CLI::App& sub) {
   // The leader writes the model: a path it cannot write fails now, not after training.
   bool const leader = comm.rank() == 0;
   run_on_all_ranks(comm, [&] {
+    if (leader && setup.model_out == "-")
+      throw std::runtime_error("train: --model-out -: a model goes to a file (standard output carries the metrics)");
     if (leader) check_can_write(setup.model_out);
   });
   Model const model = run_train_job(train_job(a, setup), setup.params, comm, a.quiet || !leader ? nullptr : &std::cout,

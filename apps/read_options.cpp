@@ -80,4 +80,15 @@ void add_unseen_category_option(CLI::App* sub, ReadOptions& opt, std::string con
       ->group(group);
 }
 
+void at_most_one_standard_input(std::vector<std::pair<std::string, std::string>> const& inputs) {
+  std::string first;
+  for (auto const& [option, path] : inputs) {
+    if (path != "-") continue;
+    if (!first.empty())
+      throw std::runtime_error(option + " -: " + first + " already reads standard input, which can give one input "
+                               "(give the other as a file)");
+    first = option;
+  }
+}
+
 }  // namespace kboost::cli

@@ -15,6 +15,11 @@ void add_read_options(CLI::App* sub, ReadOptions& opt, std::string const& group 
 /// Adds --unseen-category error|missing to `sub` (train: the --eval files; predict: the data),
 /// writing ReadOptions::unseen_category: what a category value becomes that the training data (or
 /// the model's category list) lacks for its column.
+/// Refuses a command line on which more than one input reads standard input ("-"): `inputs` are
+/// (option, path) pairs in command-line order.
+/// \throws std::runtime_error "<option> -: <earlier option> already reads standard input ...".
+void at_most_one_standard_input(std::vector<std::pair<std::string, std::string>> const& inputs);
+
 void add_unseen_category_option(CLI::App* sub, ReadOptions& opt, std::string const& group = "Data loading");
 
 }  // namespace kboost::cli

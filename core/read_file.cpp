@@ -72,7 +72,8 @@ std::size_t stream_byte_cap() {
   if (char const* env = std::getenv("KBOOST_MAX_INPUT_BYTES")) {
     char* end = nullptr;
     unsigned long long const v = std::strtoull(env, &end, 10);
-    if (end != env && *end == '\0' && v > 0) return static_cast<std::size_t>(v);
+    bool const digits = env[0] >= '0' && env[0] <= '9';  // strtoull takes "-5" as a huge number
+    if (digits && end != env && *end == '\0' && v > 0) return static_cast<std::size_t>(v);
     throw std::runtime_error("KBOOST_MAX_INPUT_BYTES='" + std::string(env) + "' is not a positive number of bytes");
   }
   long const pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGESIZE);

@@ -71,8 +71,9 @@ struct ColumnStats {
 };
 
 /// Column spec (header name, 0-based index, or negative index from the end) -> column index, or -1.
+/// `hint` ends a refusal (delimiter_hint).
 int resolve_column(std::string const& spec, std::vector<std::string> const& names, std::size_t n_cols,
-                   std::string const& path, char const* what) {
+                   std::string const& path, char const* what, std::string const& hint) {
   if (spec.empty()) return -1;
   auto it = std::find(names.begin(), names.end(), spec);
   if (it != names.end()) return static_cast<int>(it - names.begin());
@@ -80,14 +81,14 @@ int resolve_column(std::string const& spec, std::vector<std::string> const& name
     std::int64_t c = *idx < 0 ? static_cast<std::int64_t>(n_cols) + *idx : *idx;
     if (c < 0 || c >= static_cast<std::int64_t>(n_cols))
       fail(path, 1, std::string(what) + " '" + spec + "'",
-           "column index out of range: the file has " + std::to_string(n_cols) + " columns");
+           "column index out of range: the file has " + std::to_string(n_cols) + " columns" + hint);
     return static_cast<int>(c);
   }
   std::string known;
   for (auto const& n : names) known += (known.empty() ? "" : ", ") + n;
   fail(path, 1, std::string(what) + " '" + spec + "'",
-       names.empty() ? "not a column index, and the file has no header to look names up in"
-                     : "no such column in the header (columns: " + known + ")");
+       (names.empty() ? "not a column index, and the file has no header to look names up in"
+                      : "no such column in the header (columns: " + known + ")") + hint);
 }
 
 /// "a, b,c" -> {"a", "b", "c"} (spaces around the items dropped).
@@ -179,6 +180,18 @@ struct CsvTable {
   std::vector<std::string_view> const& raw(int c) const { return raw_cols[static_cast<std::size_t>(c)]; }
   std::string desc(int c) const { return column_desc(static_cast<std::size_t>(c), names); }
 };
+
+/// For a file read as one column whose first line holds another usual delimiter: the option that
+/// reads it ("" otherwise).
+std::string delimiter_hint(CsvTable const& t) {
+  if (t.n_cols != 1 || t.lines.empty()) return "";
+  for (char d : {';', '|', '\t', ' '})
+    if (t.lines[0].find(d) != std::string_view::npos)
+      return std::string(" (the file reads as one column with delimiter '") + t.delim + "'; if its fields are "
+             "separated by " + (d == '\t' ? std::string("tabs") : "'" + std::string(1, d) + "'") +
+             ", pass --delimiter '" + (d == '\t' ? std::string("\\t") : std::string(1, d)) + "')";
+  return "";
+}
 
 /// What each column is: labels (one, or several for multi-target), weights, query ids, label bounds,
 /// features (every other column not ignored), by header name or index.
@@ -287,7 +300,7 @@ std::vector<int> label_columns(CsvTable const& t, std::string const& spec) {
   if (spec.empty()) return cols;
   bool const one = spec.find(',') == std::string::npos || std::find(t.names.begin(), t.names.end(), spec) != t.names.end();
   for (auto const& item : one ? std::vector<std::string>{spec} : split_list(spec))
-    cols.push_back(resolve_column(item, t.names, t.n_cols, t.path, "label column"));
+    cols.push_back(resolve_column(item, t.names, t.n_cols, t.path, "label column", delimiter_hint(t)));
   for (std::size_t k = 1; k < cols.size(); ++k)
     if (std::find(cols.begin(), cols.begin() + static_cast<std::ptrdiff_t>(k), cols[k]) != cols.begin() + static_cast<std::ptrdiff_t>(k))
       fail(t.path, 1, "label column '" + spec + "'", t.desc(cols[k]) + " is named twice");
@@ -299,7 +312,7 @@ ColumnRoles resolve_roles(CsvTable const& t, ReadOptions const& opt) {
   roles.labels = label_columns(t, opt.label_column);
   roles.label = roles.labels.size() == 1 ? roles.labels[0] : -1;
   auto const resolve = [&](std::string const& spec, char const* what) {
-    return resolve_column(spec, t.names, t.n_cols, t.path, what);
+    return resolve_column(spec, t.names, t.n_cols, t.path, what, delimiter_hint(t));
   };
   roles.weight = resolve(opt.weight_column, "weight column");
   roles.qid = resolve(opt.qid_column, "qid column");
@@ -310,9 +323,17 @@ ColumnRoles resolve_roles(CsvTable const& t, ReadOptions const& opt) {
   for (int c : {roles.weight, roles.qid, roles.lower, roles.upper})
     if (c >= 0) not_feature[static_cast<std::size_t>(c)] = true;
   for (int c : roles.labels) not_feature[static_cast<std::size_t>(c)] = true;
-  for (auto const& spec : opt.ignore_columns) not_feature[static_cast<std::size_t>(resolve(spec, "ignored column"))] = true;
+  for (auto const& spec : opt.ignore_columns) {
+    int const c = resolve(spec, "ignored column");
+    if (not_feature[static_cast<std::size_t>(c)])
+      fail(t.path, 1, "ignored column '" + spec + "'", t.desc(c) + " is already the label, weight, qid or a label "
+                                                       "bound column; --ignore-columns names feature columns to leave out");
+    not_feature[static_cast<std::size_t>(c)] = true;
+  }
   for (std::size_t c = 0; c < t.n_cols; ++c)
     if (!not_feature[c]) roles.features.push_back(static_cast<int>(c));
+  if (roles.features.empty())
+    fail(t.path, 1, "", "no feature columns: every column is the label, weight, qid, a label bound or ignored");
   if (opt.num_features > 0 && roles.features.size() > opt.num_features)
     fail(t.path, t.line_no[0], "", "the file has " + std::to_string(roles.features.size()) +
                                        " feature columns, more than num_features = " + std::to_string(opt.num_features));
@@ -550,9 +571,10 @@ void fill_features(CsvTable const& t, ColumnRoles const& roles, HostDMatrix& m) 
     for (int c : roles.features) {
       std::string const& name = t.names[static_cast<std::size_t>(c)];
       auto const [it, fresh] = first_column.emplace(name, c);
-      if (!fresh && !name.empty())
+      if (!fresh)
         fail(t.path, t.line_no[0], "", t.desc(it->second) + " and " + t.desc(c) +
-                                " have the same name: feature names must be unique (rename one, or leave one out with "
+                                (name.empty() ? " have no name (empty header fields)" : " have the same name") +
+                                ": feature names must be unique (name or rename one, or leave one out with "
                                 "--ignore-columns)");
       m.info.feature_names.push_back(name);
     }

@@ -242,6 +242,7 @@ std::vector<float> parse_base_score(std::string s, Ctx const& c) {
     char* end = nullptr;
     float v = std::strtof(tok.c_str(), &end);
     if (tok.empty() || end != tok.c_str() + tok.size()) c.error("base_score", "not a number: '" + tok + "'");
+    if (!std::isfinite(v)) c.error("base_score", "'" + tok + "' is not finite: every prediction would be NaN or inf");
     out.push_back(v);
   }
   if (out.empty()) c.error("base_score", "empty");
@@ -480,6 +481,9 @@ namespace {
 /// The model document, JSON text or UBJSON, as upstream's Learner::LoadModel reads either.
 fjson parse_model_document(std::string const& bytes, std::string const& source) {
   if (bytes.find_first_not_of(" \t\r\n") == std::string::npos) fail(source, "", "the model file is empty");
+  if (io_detail::Compression const* c = io_detail::compression_of(bytes))
+    fail(source, "", std::string("is ") + c->name + "-compressed: decompress it first (`" + c->tool + " " + source +
+                         " > model.json`), or pipe it in: `" + c->tool + " " + source + " | kboost predict --model - ...`");
   fjson doc;
   try {
     if (looks_like_text_json(bytes)) {
@@ -491,6 +495,9 @@ fjson parse_model_document(std::string const& bytes, std::string const& source) 
     fail(source, "", std::string("not a valid JSON/UBJSON model (") + e.what() + ")");
   }
   if (!doc.is_object()) fail(source, "", "top level is not an object");
+  if (auto const it = doc.find("format"); it != doc.end() && *it == "kboost-checkpoint")
+    fail(source, "", "is a kboost checkpoint, not a model: resume its job with kboost train ... --checkpoint-dir "
+                     "<its folder> --resume (the finished job writes the model)");
   return doc;
 }
 

@@ -159,20 +159,10 @@ std::string sniff_format(std::string const& path) {
 
 /// Refuses compressed bytes, by their signature, with the command that feeds them uncompressed.
 void refuse_compressed(std::string const& path, std::string_view bytes) {
-  struct Signature {
-    std::string_view magic;
-    char const* name;
-    char const* tool;
-  };
-  static Signature const kCompressed[] = {{std::string_view("\x1f\x8b", 2), "gzip", "gzip -dc"},
-                                          {std::string_view("\x28\xb5\x2f\xfd", 4), "zstd", "zstd -dc"},
-                                          {std::string_view("\xfd" "7zXZ\x00", 6), "xz", "xz -dc"},
-                                          {std::string_view("BZh", 3), "bzip2", "bzip2 -dc"}};
-  for (auto const& c : kCompressed)
-    if (bytes.substr(0, c.magic.size()) == c.magic)
-      fail(source_name(path), 0, "",
-           std::string("is ") + c.name + "-compressed; kboost reads CSV and LibSVM uncompressed: decompress it, or pipe it in: `" +
-               c.tool + " " + (path == "-" ? std::string("FILE") : path) + " | kboost ... --data -`");
+  if (io_detail::Compression const* c = io_detail::compression_of(bytes))
+    fail(source_name(path), 0, "",
+         std::string("is ") + c->name + "-compressed; kboost reads CSV and LibSVM uncompressed: decompress it, or pipe it in: `" +
+             c->tool + " " + (path == "-" ? std::string("FILE") : path) + " | kboost ... --data -`");
 }
 
 }  // namespace

@@ -236,6 +236,17 @@ TEST_CASE("library " TEST_BACKEND ": C ABI errors are status codes with a messag
   kboost_model* trained = nullptr;
   CHECK(kboost_train(x.data(), 1, nf, KBOOST_ROW_MAJOR, labels, nullptr, keys, values, 2, &trained) == KBOOST_ERROR);
   CHECK_THAT(std::string(kboost_last_error()), ContainsSubstring("max_dpth"));
+  // infinities in x and NaN labels are refused, naming the cell or row
+  char const* good_keys[] = {"objective", "max_depth"};
+  std::vector<float> two(2 * static_cast<std::size_t>(nf), 0.5f);
+  two[static_cast<std::size_t>(nf) + 1] = std::numeric_limits<float>::infinity();
+  CHECK(kboost_train(two.data(), 2, nf, KBOOST_ROW_MAJOR, labels, nullptr, good_keys, values, 2, &trained) == KBOOST_ERROR);
+  CHECK_THAT(std::string(kboost_last_error()), ContainsSubstring("x[1, 1] is +inf"));
+  two[static_cast<std::size_t>(nf) + 1] = 0.5f;
+  float nan_labels[2] = {0, std::numeric_limits<float>::quiet_NaN()};
+  CHECK(kboost_train(two.data(), 2, nf, KBOOST_ROW_MAJOR, nan_labels, nullptr, good_keys, values, 2, &trained) ==
+        KBOOST_ERROR);
+  CHECK_THAT(std::string(kboost_last_error()), ContainsSubstring("the label of row 2 (1-based) is NaN"));
   kboost_model_free(m);
   kboost_model_free(nullptr);
   CHECK(std::string(kboost_version()) == KBOOST_VERSION);

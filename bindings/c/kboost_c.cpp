@@ -285,6 +285,23 @@ int kboost_predict_device(const kboost_model* model, const float* x, int64_t n_r
   });
 }
 
+namespace {
+
+/// Upstream's rule for training data (its data adapters): an infinity is refused, since NaN alone
+/// marks a missing value here (the CLI's --missing inf has no counterpart in this call).
+void refuse_infinite_features(const float* x, std::size_t rows, std::size_t feats, int layout) {
+  for (std::size_t k = 0; k < rows * feats; ++k)
+    if (std::isinf(x[k])) {
+      std::size_t const row = layout == KBOOST_ROW_MAJOR ? k / feats : k % rows;
+      std::size_t const col = layout == KBOOST_ROW_MAJOR ? k % feats : k / rows;
+      throw std::runtime_error("x[" + std::to_string(row) + ", " + std::to_string(col) + "] is " +
+                               (x[k] > 0 ? "+inf" : "-inf") + ": upstream XGBoost refuses infinities in training "
+                               "data (NaN marks a missing value)");
+    }
+}
+
+}  // namespace
+
 int kboost_train(const float* x, int64_t n_rows, int64_t n_features, int layout, const float* labels,
                  const float* weights, const char* const* keys, const char* const* values, int64_t n_params,
                  kboost_model** out) {
@@ -301,6 +318,7 @@ int kboost_train(const float* x, int64_t n_rows, int64_t n_features, int layout,
     using RowMajor = Kokkos::View<const float**, Kokkos::LayoutRight, Kokkos::HostSpace, unmanaged>;
     using HostArray = Kokkos::View<const float*, Kokkos::HostSpace, unmanaged>;
     HostArray const y(labels, rows), w(weights, weights != nullptr ? rows : 0);
+    refuse_infinite_features(x, rows, feats, layout);
     // a row-major x is read in place for the whole (synchronous) fit; column-major is copied once
     kboost::HostDMatrix const d = layout == KBOOST_ROW_MAJOR
                                       ? kboost::host_dmatrix_borrowing(RowMajor(x, rows, feats), y, w)

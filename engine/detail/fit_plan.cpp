@@ -3,6 +3,7 @@
 /// upstream's Learner::Configure, ValidateDMatrix and InitBaseScore (src/learner.cc).
 #include <kboost/engine/detail/fit_plan.hpp>
 
+#include <cmath>
 #include <stdexcept>
 
 #include <kboost/core/output_transform.hpp>
@@ -13,6 +14,14 @@ namespace kboost::detail {
 namespace {
 
 /// Labels on the training data and every eval set; eval widths, label columns and query groups.
+/// A NaN label would turn the intercept, the gradients and the metrics into NaN.
+void refuse_nan_labels(std::string const& set, HostDMatrix const& d) {
+  for (std::size_t i = 0; i < d.label.extent(0); ++i)
+    if (std::isnan(d.label(i)))
+      throw std::runtime_error("train: " + set + (d.info.source.empty() ? "" : " (" + d.info.source + ")") +
+                               ": the label of row " + std::to_string(i / d.n_targets + 1) + " (1-based) is NaN");
+}
+
 void check_sets(ObjectiveCapabilities const& caps, HostDMatrix const& dtrain, EvalSetList const& evals) {
   // survival:aft learns from interval labels (label_lower_bound / label_upper_bound), not labels
   bool const intervals = caps.label_bounds;
@@ -21,6 +30,8 @@ void check_sets(ObjectiveCapabilities const& caps, HostDMatrix const& dtrain, Ev
                                        "--label-upper-bound-column)"
                                      : " has no labels";
   if (!labelled(dtrain)) throw std::runtime_error("train: the training data " + dtrain.info.source + what);
+  refuse_nan_labels("the training data", dtrain);
+  for (auto const& [name, d] : evals) refuse_nan_labels("eval set '" + name + "'", d);
   for (auto const& [name, d] : evals) {
     if (d.n_features > dtrain.n_features)
       throw std::runtime_error("train: eval set '" + name + "' has " + std::to_string(d.n_features) +

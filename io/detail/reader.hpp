@@ -18,13 +18,18 @@
 namespace kboost::io_detail {
 
 /// Throws std::runtime_error "file:line: field: what" (line 1-based; 0 = no line, field "" = none).
+/// A message that quotes a huge field is cut after 1,000 bytes of it, saying how much was left out.
 [[noreturn]] inline void fail(std::string const& file, std::size_t line, std::string const& field,
                               std::string const& what) {
+  constexpr std::size_t kMaxShown = 1000;
   std::string msg = file;
   if (line > 0) msg += ":" + std::to_string(line);
   msg += ": ";
   if (!field.empty()) msg += field + ": ";
-  throw std::runtime_error(msg + what);
+  msg += what;
+  if (msg.size() > 2 * kMaxShown)
+    msg = msg.substr(0, kMaxShown) + "... (" + std::to_string(msg.size() - kMaxShown) + " more bytes of the message)";
+  throw std::runtime_error(msg);
 }
 
 /// Spaces, tabs and CR stripped from both ends (adult.data writes ", " between fields).
@@ -111,6 +116,25 @@ inline std::string unseen_category_error(std::string const& value, std::string c
 }
 
 /// Whole of `s` as a 64-bit integer (from_chars), nullopt otherwise.
+/// A compressed file's format, by its signature: its name and the command that writes it out
+/// uncompressed.
+struct Compression {
+  std::string_view magic;
+  char const* name;
+  char const* tool;
+};
+
+/// The compression whose signature starts `bytes` (gzip, zstd, xz, bzip2), or nullptr.
+inline Compression const* compression_of(std::string_view bytes) {
+  static Compression const kCompressed[] = {{std::string_view("\x1f\x8b", 2), "gzip", "gzip -dc"},
+                                            {std::string_view("\x28\xb5\x2f\xfd", 4), "zstd", "zstd -dc"},
+                                            {std::string_view("\xfd" "7zXZ\x00", 6), "xz", "xz -dc"},
+                                            {std::string_view("BZh", 3), "bzip2", "bzip2 -dc"}};
+  for (auto const& c : kCompressed)
+    if (bytes.substr(0, c.magic.size()) == c.magic) return &c;
+  return nullptr;
+}
+
 inline std::optional<std::int64_t> parse_int(std::string_view s) {
   if (s.size() > 1 && s[0] == '+') s.remove_prefix(1);
   std::int64_t v = 0;

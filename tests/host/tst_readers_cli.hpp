@@ -139,5 +139,53 @@ TEST_CASE("cli " TEST_BACKEND ": standard input, FIFOs and devices read as files
   auto const [gunzipped, rc_gunzipped] = sh("gzip -dc " + file + ".gz | " + cli + " info --data - --label-column y");
   CHECK(rc_gunzipped == 0);
   CHECK_THAT(gunzipped, ContainsSubstring("rows: 300"));
+  auto const [negative_cap, rc_negative_cap] = sh("cat " + file + " | KBOOST_MAX_INPUT_BYTES=-5 " + cli + " info --data -");
+  CHECK(rc_negative_cap != 0);
+  CHECK_THAT(negative_cap, ContainsSubstring("KBOOST_MAX_INPUT_BYTES='-5' is not a positive number of bytes"));
+
+  // one input from standard input; compressed models and checkpoints named as what they are
+  auto const [two_stdin, rc_two_stdin] = sh("cat " + m1 + " | " + cli + " predict --model - --data -");
+  CHECK(rc_two_stdin != 0);
+  CHECK_THAT(two_stdin, ContainsSubstring("--data -: --model already reads standard input"));
+  REQUIRE(std::system(("gzip -c " + m1 + " > " + m1 + ".gz").c_str()) == 0);
+  auto const [gz_model, rc_gz_model] = sh(cli + " predict --model " + m1 + ".gz --data " + file + " --label-column y");
+  CHECK(rc_gz_model != 0);
+  CHECK_THAT(gz_model, ContainsSubstring("m1.json.gz: is gzip-compressed: decompress it first"));
+  std::string const ck = (dir / "ck").string();
+  REQUIRE(sh(cli + train + m2 + " --data " + file + " --checkpoint-every 1 --checkpoint-dir " + ck).second == 0);
+  auto const [checkpoint, rc_checkpoint] =
+      sh(cli + " predict --model " + ck + "/checkpoint-00000002.json --data " + file + " --label-column y");
+  CHECK(rc_checkpoint != 0);
+  CHECK_THAT(checkpoint, ContainsSubstring("is a kboost checkpoint, not a model"));
+  auto const [to_stdout, rc_to_stdout] = sh(cli + " train --label-column y --data " + file + " --model-out -");
+  CHECK(rc_to_stdout != 0);
+  CHECK_THAT(to_stdout, ContainsSubstring("--model-out -: a model goes to a file"));
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("cli " TEST_BACKEND ": columns that cannot be features, and hints for the delimiter and huge fields",
+          "[io][cli]") {
+  using Catch::Matchers::ContainsSubstring;
+  auto const dir = kboost::test::temp_dir("readers_columns");
+  auto const info = [&](std::string const& name, std::string const& text, std::string const& args) {
+    std::string out;
+    int const rc = kboost::test::run_cli(dir, "info --data " + kboost::test::write_file(dir, name, text) + " " + args, out);
+    CHECK(rc != 0);
+    return out;
+  };
+  CHECK_THAT(info("e.csv", "x1,,,y\n1,2,3,0\n2,3,4,1\n", "--label-column y"),
+             ContainsSubstring("column 1 and column 2 have no name (empty header fields)"));
+  CHECK_THAT(info("s.csv", "a;b;y\n1;2;0\n2;3;1\n", "--label-column y"),
+             ContainsSubstring("if its fields are separated by ';', pass --delimiter ';'"));
+  CHECK_THAT(info("l.csv", "a,y\n1,0\n2,1\n", "--label-column y --ignore-columns y"),
+             ContainsSubstring("ignored column 'y': column 1 ('y') is already the label"));
+  CHECK_THAT(info("o.csv", "y,a\n0,1\n1,2\n", "--label-column y --ignore-columns a"),
+             ContainsSubstring("no feature columns"));
+  std::string const huge(100000, '7');
+  std::string rows = "a,y\n";
+  for (int i = 0; i < 200; ++i) rows += std::to_string(i) + "," + std::to_string(i % 2) + "\n";
+  std::string const out = info("h.csv", rows + huge + "x,1\n", "--label-column y");
+  CHECK_THAT(out, ContainsSubstring("more bytes of the message"));
+  CHECK(out.size() < 3000);
   std::filesystem::remove_all(dir);
 }
