@@ -165,6 +165,7 @@ int run(PredictArgs const& a) {
   using exec = Kokkos::DefaultExecutionSpace;
   using mem = exec::memory_space;
   at_most_one_standard_input({{"--model", a.model}, {"--data", a.data}});
+  refuse_output_over_input("--out", a.out, {{"--model", a.model}, {"--data", a.data}});
   check_can_write(a.out);  // before the model and data are read
   Model model = read_model(a.model);
   ReadOptions ro = a.read;

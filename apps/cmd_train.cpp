@@ -134,6 +134,7 @@ TrainJob train_job(TrainArgs const& a, TrainSetup const& setup) {
                                                           {"--model-in", job.model_in}};
   for (auto const& [name, file] : job.evals) inputs.emplace_back("--eval " + name + "=", file);
   at_most_one_standard_input(inputs);
+  refuse_output_over_input("--model-out", setup.model_out, inputs);
   job.given_params = setup.kv;
   job.model_in = a.model_in;
   job.checkpoint_dir = a.checkpoint_dir;

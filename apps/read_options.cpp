@@ -1,6 +1,9 @@
 /// Data-loading flags shared by the subcommands (see read_options.hpp).
 #include "read_options.hpp"
 
+#include <filesystem>
+#include <system_error>
+
 namespace kboost::cli {
 namespace {
 
@@ -88,6 +91,17 @@ void at_most_one_standard_input(std::vector<std::pair<std::string, std::string>>
       throw std::runtime_error(option + " -: " + first + " already reads standard input, which can give one input "
                                "(give the other as a file)");
     first = option;
+  }
+}
+
+void refuse_output_over_input(std::string const& out_option, std::string const& out,
+                              std::vector<std::pair<std::string, std::string>> const& inputs) {
+  if (out.empty() || out == "-") return;
+  for (auto const& [option, path] : inputs) {
+    std::error_code ec;
+    if (path.empty() || path == "-" || !std::filesystem::equivalent(out, path, ec) || ec) continue;
+    throw std::runtime_error(out_option + " " + out + ": is the file " + option + " reads; writing it would replace "
+                             "that input (give another output path)");
   }
 }
 

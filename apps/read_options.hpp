@@ -20,6 +20,12 @@ void add_read_options(CLI::App* sub, ReadOptions& opt, std::string const& group 
 /// \throws std::runtime_error "<option> -: <earlier option> already reads standard input ...".
 void at_most_one_standard_input(std::vector<std::pair<std::string, std::string>> const& inputs);
 
+/// Refuses an output path that names one of the inputs (the same file, by any path): the write would
+/// replace the data or model being read. `inputs` are (option, path) pairs.
+/// \throws std::runtime_error "<out option> <path>: is the file <input option> reads ...".
+void refuse_output_over_input(std::string const& out_option, std::string const& out,
+                              std::vector<std::pair<std::string, std::string>> const& inputs);
+
 void add_unseen_category_option(CLI::App* sub, ReadOptions& opt, std::string const& group = "Data loading");
 
 }  // namespace kboost::cli

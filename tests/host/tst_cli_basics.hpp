@@ -130,6 +130,12 @@ TEST_CASE("cli " TEST_BACKEND ": outputs through links and FIFOs stay links and 
   CHECK_THAT(out, ContainsSubstring("/dev/full: write failed (No space left on device)"));
   CHECK(std::system((std::string(kboost::test::cli_path()) + " dump --model " + model + " > /dev/full 2> " + got).c_str()) != 0);
   CHECK_THAT(kboost::test::read_file(got), ContainsSubstring("standard output: write failed"));
+  // an output that is one of the inputs is refused before anything is written
+  CHECK(kboost::test::run_cli(dir, predict + model, out) != 0);
+  CHECK_THAT(out, ContainsSubstring("is the file --model reads"));
+  CHECK(kboost::test::run_cli(dir, "train --data " + data + " --label-column 0 --num-round 1 --model-out " + data, out) != 0);
+  CHECK_THAT(out, ContainsSubstring("is the file --data reads"));
+  CHECK(kboost::test::read_file(data).rfind("y,a,b\n", 0) == 0);
   // --iteration-range takes exactly two integers
   CHECK(kboost::test::run_cli(dir, predict + "- --iteration-range 0:1:2", out) != 0);
   CHECK_THAT(out, ContainsSubstring("expected integers a:b, got '0:1:2'"));
