@@ -141,6 +141,8 @@ std::map<std::string, int> apply_config_file(CLI::App& sub, std::string const& p
   for (auto const& item : items) {
     std::string const key = item.fullname();
     CLI::Option* opt = item.parents.empty() ? sub.get_option_no_throw("--" + item.name) : nullptr;
+    if (opt == nullptr && item.parents.empty())  // label_column for --label-column, as on the command line
+      opt = sub.get_option_no_throw("--" + dashed(item.name));
     if (opt == nullptr)
       throw std::runtime_error(where(key) + "unknown parameter '" + key + "'" +
                                did_you_mean(key, option_long_names(sub)));

@@ -154,6 +154,9 @@ TEST_CASE("train input " TEST_BACKEND ": kboost train's side files, label errors
   CHECK(out.find("num_class = 3 applies to multi:softmax and multi:softprob, not binary:logistic") != std::string::npos);
   CHECK(kboost::test::run_cli(dir, base + "--num-round 3 --early_stopping_rounds 2", out) != 0);
   CHECK(out.find("early_stopping_rounds needs an eval set") != std::string::npos);
+  // The data options by their underscore names too (label_column for --label-column).
+  auto const cfg_read = kboost::test::write_file(dir, "r.conf", "label_column = y\nnum_round = 1\n");
+  CHECK(kboost::test::run_cli(dir, "train --data " + tr + " --model-out " + model + " --config " + cfg_read, out) == 0);
   // A config file from standard input; an endless one is refused.
   CHECK(kboost::test::run_cli(dir, base + "--config - < " + cfg_bad, out) != 0);
   CHECK(out.find("standard input:3: ") != std::string::npos);
