@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "commands.hpp"
+#include "read_options.hpp"
 #include <kboost/core/atomic_file.hpp>
 #include <kboost/io/model_dump.hpp>
 #include <kboost/io/model_reader.hpp>
@@ -17,6 +18,8 @@ struct DumpArgs {
 };
 
 int run_dump(DumpArgs const& a) {
+  at_most_one_standard_input({{"--model", a.model}, {"--fmap", a.fmap}});
+  refuse_output_over_input("--out", a.out, {{"--model", a.model}, {"--fmap", a.fmap}});
   if (!a.out.empty()) check_can_write(a.out);  // before the model is read and dumped
   DumpOptions options;
   options.format = parse_dump_format(a.format);

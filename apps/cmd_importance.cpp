@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "commands.hpp"
+#include "read_options.hpp"
 #include <kboost/core/atomic_file.hpp>
 #include <kboost/engine/importance.hpp>
 #include <kboost/io/model_reader.hpp>
@@ -28,6 +29,8 @@ std::string csv_field(std::string const& s) {
 }
 
 int run_importance(ImportanceArgs const& a) {
+  at_most_one_standard_input({{"--model", a.model}, {"--fmap", a.fmap}});
+  refuse_output_over_input("--out", a.out, {{"--model", a.model}, {"--fmap", a.fmap}});
   if (!a.out.empty()) check_can_write(a.out);  // before the model is read and dumped
   FeatureMap fmap;
   if (!a.fmap.empty()) fmap = read_feature_map(a.fmap);

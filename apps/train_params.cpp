@@ -138,6 +138,7 @@ std::map<std::string, int> apply_config_file(CLI::App& sub, std::string const& p
     return source_name(path) + (it == lines.end() ? "" : ":" + std::to_string(it->second)) + ": ";
   };
   std::map<std::string, int> applied;
+  std::map<CLI::Option const*, std::string> set_by;  // option -> the config key that set it
   for (auto const& item : items) {
     std::string const key = item.fullname();
     CLI::Option* opt = item.parents.empty() ? sub.get_option_no_throw("--" + item.name) : nullptr;
@@ -146,6 +147,12 @@ std::map<std::string, int> apply_config_file(CLI::App& sub, std::string const& p
     if (opt == nullptr)
       throw std::runtime_error(where(key) + "unknown parameter '" + key + "'" +
                                did_you_mean(key, option_long_names(sub)));
+    if (auto const earlier = set_by.find(opt); earlier != set_by.end())
+      throw std::runtime_error(where(key) + "parameter '" + key + "' sets " + opt->get_name() + " again (as '" +
+                               earlier->second + "' did" +
+                               (lines.count(earlier->second) ? " on line " + std::to_string(lines.at(earlier->second)) : "") +
+                               "): give it once");
+    set_by[opt] = key;
     if (opt->count() > 0) continue;  // the command line gave it
     // `key = []` holds no value; CLI11's flag callbacks (--header) read the first value unchecked
     if (item.inputs.empty()) throw std::runtime_error(where(key) + "parameter '" + key + "' has no value");

@@ -41,7 +41,8 @@ void write_in_place(std::string const& path, std::string const& target, std::str
 std::string write_target(std::string const& path) {
   if (is_stream_type(file_type(path))) return path;  // /dev/stdout's magic link opens by its own name
   std::filesystem::path target(path);
-  for (int hops = 0; hops < 40 && is_symlink(target.string()); ++hops) {
+  for (int hops = 0; is_symlink(target.string()); ++hops) {
+    if (hops == 40) throw std::runtime_error(path + ": too many levels of symbolic links (a loop?)");
     std::error_code ec;
     std::filesystem::path const next = std::filesystem::read_symlink(target, ec);
     if (ec) break;
@@ -85,6 +86,7 @@ void write_file_atomic(std::string const& path, std::string const& bytes) {
 
 void check_can_write(std::string const& path) {
   if (path == "-") return;
+  if (path.empty()) throw std::runtime_error("an empty output path: give a file name (or - for standard output)");
   namespace fs = std::filesystem;
   std::error_code ec;
   auto const cannot = [&](std::string const& why) { throw std::runtime_error(path + ": cannot be written: " + why); };

@@ -142,7 +142,8 @@ std::optional<std::pair<std::string, std::string>> newest_checkpoint(std::string
       parse_checkpoint(bytes, f.string());
       return std::make_pair(f.string(), std::move(bytes));
     } catch (std::exception const& e) {
-      if (log) *log << "skipping damaged checkpoint: " << e.what() << "\n";
+      std::string const why = e.what();
+      if (log) *log << "skipping damaged checkpoint: " << why.substr(0, 300) << (why.size() > 300 ? "...\n" : "\n");
     }
   }
   return std::nullopt;

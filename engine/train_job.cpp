@@ -29,6 +29,54 @@ std::string job_fingerprint(std::map<std::string, std::string> params, std::stri
   return f;
 }
 
+namespace {
+
+/// FNV-1a over `n` bytes at `p`, continuing from `h`.
+std::uint64_t fnv1a(void const* p, std::size_t n, std::uint64_t h) {
+  auto const* b = static_cast<unsigned char const*>(p);
+  for (std::size_t i = 0; i < n; ++i) h = (h ^ b[i]) * 1099511628211ull;
+  return h;
+}
+
+/// Row `i`'s digest: its file row index, labels, weight and present (feature, value) pairs, so dense
+/// and sparse storage of the same values agree.
+std::uint64_t row_digest(HostDMatrix const& d, std::size_t i) {
+  std::uint64_t const row = d.info.first_row + i;
+  std::uint64_t h = fnv1a(&row, sizeof row, 14695981039346656037ull);
+  if (d.label.extent(0) > 0) h = fnv1a(&d.label(i * d.n_targets), d.n_targets * sizeof(float), h);
+  if (d.weight.extent(0) > 0) h = fnv1a(&d.weight(i), sizeof(float), h);
+  auto const cell = [&h](std::int32_t f, float v) {
+    if (std::isnan(v)) return;
+    h = fnv1a(&f, sizeof f, h);
+    h = fnv1a(&v, sizeof v, h);
+  };
+  if (d.is_sparse()) {
+    if (d.csr.numRows() == 0) return h;  // rows that live on a device only
+    auto const& rm = d.csr.graph.row_map;
+    for (auto k = rm(i); k < rm(i + 1); ++k) cell(d.csr.graph.entries(k), d.csr.values(k));
+  } else {
+    for (std::size_t f = 0; f < d.n_features; ++f) cell(static_cast<std::int32_t>(f), d.dense(i, f));
+  }
+  return h;
+}
+
+}  // namespace
+
+std::string data_digest(HostDMatrix const& d, Collective& comm) {
+  // the rows' digests summed in four 16-bit limbs: the same sums whatever rank holds which rows
+  std::int64_t limbs[4] = {0, 0, 0, 0};
+  for (std::size_t i = 0; i < d.n_rows; ++i) {
+    std::uint64_t const h = row_digest(d, i);
+    for (int k = 0; k < 4; ++k) limbs[k] += static_cast<std::int64_t>((h >> (16 * k)) & 0xffffu);
+  }
+  comm.allreduce_sum(limbs, 4);
+  std::uint64_t all = 14695981039346656037ull;
+  for (std::int64_t l : limbs) all = fnv1a(&l, sizeof l, all);
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(all));
+  return buf;
+}
+
 HostDMatrix read_training_rows(std::string const& data, ReadOptions ro, Collective& comm) {
   bool const per_rank_files = data.find("{rank}") != std::string::npos;
   if (!per_rank_files) return read_dataset_shard(data, ro, comm);
@@ -197,8 +245,28 @@ void report_reading(HostDMatrix const& dtrain, std::vector<std::pair<std::string
 
 }  // namespace
 
-Model run_train_job(TrainJob const& job, TrainParams const& params, Collective& comm, std::ostream* log,
+namespace {
+
+/// Upstream's Booster continued from a model keeps the model's objective: a job that continues one
+/// and names no objective of its own trains with the model's (and its num_class).
+TrainParams params_with_model_objective(TrainJob const& job, TrainParams const& params, Collective& comm) {
+  if (job.model_in.empty() || job.given_params.count("objective") != 0) return params;
+  Model const m = model_on_every_rank(job.model_in, comm);
+  if (m.objective == params.objective) return params;
+  std::map<std::string, std::string> kv = job.given_params;
+  kv["objective"] = m.objective;
+  if (m.num_class > 0 && kv.count("num_class") == 0) kv["num_class"] = std::to_string(m.num_class);
+  return parse_params(kv);
+}
+
+}  // namespace
+
+Model run_train_job(TrainJob const& job, TrainParams const& given, Collective& comm, std::ostream* log,
                     std::ostream* warnings) {
+  TrainParams const params = params_with_model_objective(job, given, comm);
+  if (!job.checkpoint_dir.empty() && job.checkpoint_every == 0 && !job.resume)
+    throw std::runtime_error("train: a checkpoint directory without checkpoint_every (--checkpoint-every N) or "
+                             "resume writes and reads nothing");
   if ((job.checkpoint_every > 0 || job.resume) && job.checkpoint_dir.empty())
     throw std::runtime_error(std::string("train: ") + (job.resume ? "resume" : "checkpoint_every") + " needs a checkpoint directory");
   HostDMatrix dtrain = read_training_rows(job.data, job.read, comm);
@@ -212,7 +280,8 @@ Model run_train_job(TrainJob const& job, TrainParams const& params, Collective& 
   if (comm.rank() == 0) report_reading(dtrain, eval_sets, log, warnings);
   Booster booster(Kokkos::DefaultExecutionSpace(), comm);
   std::string const fingerprint =
-      job_fingerprint(job.given_params, job.data, comm.sum(static_cast<std::int64_t>(dtrain.n_rows)), dtrain.n_features);
+      job_fingerprint(job.given_params, job.data, comm.sum(static_cast<std::int64_t>(dtrain.n_rows)), dtrain.n_features) +
+      ";content=" + data_digest(dtrain, comm);
   set_starting_point(booster, job, fingerprint, comm, log, warnings);
   if (job.checkpoint_every > 0 && comm.rank() == 0) {
     booster.on_round([&](Model const& m, TrainState const& s) {

@@ -58,6 +58,11 @@ std::string job_fingerprint(std::map<std::string, std::string> params, std::stri
 /// every rank when any rank fails to read.
 HostDMatrix read_training_rows(std::string const& data, ReadOptions ro, Collective& comm);
 
+/// A digest of the training rows (labels, weights, feature values; each rank's shard in rank order),
+/// 16 hex digits, the same on every rank: part of a checkpoint's job fingerprint, so a checkpoint
+/// is not resumed on a data file whose values changed under the same name and shape.
+std::string data_digest(HostDMatrix const& d, Collective& comm);
+
 /// Runs `job` with `params` on the default execution space on every rank of `comm` (all ranks
 /// call it with the same arguments) and returns the trained model, the same bytes on every rank.
 /// Rank 0 writes the checkpoints; per-round evaluation lines and progress messages go to `log`

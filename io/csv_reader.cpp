@@ -76,7 +76,14 @@ int resolve_column(std::string const& spec, std::vector<std::string> const& name
                    std::string const& path, char const* what, std::string const& hint) {
   if (spec.empty()) return -1;
   auto it = std::find(names.begin(), names.end(), spec);
-  if (it != names.end()) return static_cast<int>(it - names.begin());
+  if (it != names.end()) {
+    auto const again = std::find(it + 1, names.end(), spec);
+    if (again != names.end())
+      fail(path, 1, std::string(what) + " '" + spec + "'",
+           "names columns " + std::to_string(it - names.begin()) + " and " + std::to_string(again - names.begin()) +
+               " (repeated header name): rename one, or give the column by its index");
+    return static_cast<int>(it - names.begin());
+  }
   if (auto idx = parse_int(spec)) {
     std::int64_t c = *idx < 0 ? static_cast<std::int64_t>(n_cols) + *idx : *idx;
     if (c < 0 || c >= static_cast<std::int64_t>(n_cols))
@@ -237,7 +244,8 @@ void parse_cells(CsvTable& t, MissingMarkers const& is_missing) {
     if (fields.size() != t.n_cols)
       fail(t.path, t.line_no[r], "", "ragged row: " + std::to_string(fields.size()) + " fields, but line " +
                                          std::to_string(t.line_no[0]) + " has " + std::to_string(t.n_cols) +
-                                         " (delimiter '" + (t.delim == '\t' ? std::string("\\t") : std::string(1, t.delim)) + "')");
+                                         " (delimiter '" + (t.delim == '\t' ? std::string("\\t") : std::string(1, t.delim)) + "')" +
+                                         delimiter_hint(t));
     for (std::size_t c = 0; c < t.n_cols; ++c) {
       Cell kind = Cell::kMissing;
       if (!is_missing(fields[c])) {

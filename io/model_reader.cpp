@@ -482,8 +482,8 @@ namespace {
 fjson parse_model_document(std::string const& bytes, std::string const& source) {
   if (bytes.find_first_not_of(" \t\r\n") == std::string::npos) fail(source, "", "the model file is empty");
   if (io_detail::Compression const* c = io_detail::compression_of(bytes))
-    fail(source, "", std::string("is ") + c->name + "-compressed: decompress it first (`" + c->tool + " " + source +
-                         " > model.json`), or pipe it in: `" + c->tool + " " + source + " | kboost predict --model - ...`");
+    fail(source, "", std::string("is ") + c->name + "-compressed: decompress it first (`" + c->tool + " FILE > " +
+                         "model.json`), or pipe it in: `" + c->tool + " FILE | kboost <command> --model - ...`");
   fjson doc;
   try {
     if (looks_like_text_json(bytes)) {

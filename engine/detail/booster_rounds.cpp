@@ -98,8 +98,9 @@ void require_scored_metrics(EvalRound const& r, int round) {
   for (auto const& [set, metric, value] : r)
     if (std::isnan(value))
       throw std::runtime_error("train: round " + std::to_string(round) + ": " + set + "-" + metric +
-                               " is NaN: the boosting diverged (eta or another parameter too large, or labels "
-                               "beyond float32); no model is written");
+                               " is NaN: the set's labels or weights lie outside the metric's domain, or the "
+                               "boosting diverged (eta or another parameter too large, labels beyond float32); no "
+                               "model is written");
 }
 
 std::vector<std::string> fit_metrics(TrainParams const& p, ObjectiveParams const& obj, bool has_evals) {

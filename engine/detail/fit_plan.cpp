@@ -4,6 +4,8 @@
 #include <kboost/engine/detail/fit_plan.hpp>
 
 #include <cmath>
+#include <limits>
+#include <set>
 #include <stdexcept>
 
 #include <kboost/core/output_transform.hpp>
@@ -14,12 +16,35 @@ namespace kboost::detail {
 namespace {
 
 /// Labels on the training data and every eval set; eval widths, label columns and query groups.
+/// All-zero row weights leave nothing to fit (the intercept estimate divides by their sum).
+void refuse_zero_weights(HostDMatrix const& dtrain) {
+  bool any_weight = dtrain.weight.extent(0) == 0;
+  for (std::size_t i = 0; i < dtrain.weight.extent(0) && !any_weight; ++i) any_weight = dtrain.weight(i) != 0.0f;
+  bool const shard = dtrain.info.total_rows > dtrain.n_rows;  // other ranks hold the other rows' weights
+  if (!any_weight && !shard) throw std::runtime_error("train: every row weight of the training data is 0: nothing to fit");
+}
+
 /// A NaN label would turn the intercept, the gradients and the metrics into NaN.
 void refuse_nan_labels(std::string const& set, HostDMatrix const& d) {
   for (std::size_t i = 0; i < d.label.extent(0); ++i)
     if (std::isnan(d.label(i)))
       throw std::runtime_error("train: " + set + (d.info.source.empty() ? "" : " (" + d.info.source + ")") +
                                ": the label of row " + std::to_string(i / d.n_targets + 1) + " (1-based) is NaN");
+}
+
+/// An eval set with a header scores the training features only when its columns are the training
+/// file's, in its order: reordered, renamed or missing columns would be scored silently wrong.
+void check_eval_feature_names(std::string const& name, HostDMatrix const& d, HostDMatrix const& dtrain) {
+  auto const& ours = d.info.feature_names;
+  auto const& theirs = dtrain.info.feature_names;
+  if (ours.empty() || theirs.empty() || ours == theirs) return;
+  std::size_t k = 0;
+  while (k < ours.size() && k < theirs.size() && ours[k] == theirs[k]) ++k;
+  auto const named = [](std::vector<std::string> const& v, std::size_t i) {
+    return i < v.size() ? "'" + v[i] + "'" : std::string("absent");
+  };
+  throw std::runtime_error("train: eval set '" + name + "': feature " + std::to_string(k) + " is " + named(ours, k) +
+                           ", the training data's " + named(theirs, k) + " (columns reordered, renamed or missing?)");
 }
 
 void check_sets(ObjectiveCapabilities const& caps, HostDMatrix const& dtrain, EvalSetList const& evals) {
@@ -32,7 +57,11 @@ void check_sets(ObjectiveCapabilities const& caps, HostDMatrix const& dtrain, Ev
   if (!labelled(dtrain)) throw std::runtime_error("train: the training data " + dtrain.info.source + what);
   refuse_nan_labels("the training data", dtrain);
   for (auto const& [name, d] : evals) refuse_nan_labels("eval set '" + name + "'", d);
+  std::set<std::string> names;
   for (auto const& [name, d] : evals) {
+    if (!names.insert(name).second)
+      throw std::runtime_error("train: two eval sets are named '" + name + "': name each one differently");
+    check_eval_feature_names(name, d, dtrain);
     if (d.n_features > dtrain.n_features)
       throw std::runtime_error("train: eval set '" + name + "' has " + std::to_string(d.n_features) +
                                " features, the training data " + std::to_string(dtrain.n_features));
@@ -84,23 +113,48 @@ int checked_outputs(TrainParams const& p, FitPlan const& plan, HostDMatrix const
   return n_groups;
 }
 
+/// The labels an explicit eval metric is defined on (upstream's metric definitions): outside them a
+/// metric is a meaningless number or NaN, found only after the first round has been paid for.
+struct MetricLabelDomain {
+  char const* metric;
+  float low, high;
+  bool low_open;
+  char const* says;
+};
+constexpr float kInf = std::numeric_limits<float>::infinity();
+constexpr MetricLabelDomain kMetricDomains[] = {
+    {"auc", 0.0f, 1.0f, false, "labels in [0, 1] (binary outcomes)"},
+    {"logloss", 0.0f, 1.0f, false, "labels in [0, 1] (binary outcomes)"},
+    {"error", 0.0f, 1.0f, false, "labels in [0, 1] (binary outcomes)"},
+    {"rmsle", -1.0f, kInf, true, "labels above -1 (log1p of the label)"},
+    {"poisson-nloglik", 0.0f, kInf, false, "labels >= 0 (counts)"},
+    {"tweedie-nloglik", 0.0f, kInf, false, "labels >= 0"},
+    {"gamma-nloglik", 0.0f, kInf, true, "labels > 0"},
+    {"gamma-deviance", 0.0f, kInf, true, "labels > 0"},
+};
+
 /// Explicit eval metrics against the objective's outputs and the sets' labels: a class metric needs
-/// a multi-class objective, and the binary metrics (auc, aucpr, logloss, error) labels in [0, 1],
-/// which a regression label would turn into a meaningless number or NaN.
+/// a multi-class objective, and each metric of kMetricDomains labels in its domain (multi-class and
+/// per-query metrics aside).
 void check_metrics(TrainParams const& p, FitPlan const& plan, EvalSetList const& evals) {
   for (std::string const& metric : p.eval_metric) {
     std::string const base = metric.substr(0, metric.find('@'));
     if ((base == "mlogloss" || base == "merror") && !plan.classes())
       throw std::runtime_error("train: eval_metric " + metric + " scores multi-class objectives (multi:softmax, "
                                "multi:softprob), not " + p.objective);
-    if (base != "auc" && base != "aucpr" && base != "logloss" && base != "error") continue;
     if ((plan.n_groups > 1 && plan.classes()) || plan.caps.query_groups) continue;  // multi-class, per-query AUC
-    for (auto const& [name, d] : evals)
-      for (std::size_t i = 0; i < d.label.extent(0); ++i)
-        if (!(d.label(i) >= 0.0f && d.label(i) <= 1.0f))
-          throw std::runtime_error("train: eval_metric " + metric + " needs labels in [0, 1] (binary outcomes); eval "
-                                   "set '" + name + "' row " + std::to_string(i / d.n_targets + 1) + " (1-based) has " +
-                                   std::to_string(d.label(i)) + " (regression metrics: rmse, mae, mape, ...)");
+    for (auto const& dom : kMetricDomains) {
+      if (base != dom.metric) continue;
+      for (auto const& [name, d] : evals)
+        for (std::size_t i = 0; i < d.label.extent(0); ++i) {
+          float const y = d.label(i);
+          bool const inside = (dom.low_open ? y > dom.low : y >= dom.low) && y <= dom.high;
+          if (!inside)
+            throw std::runtime_error("train: eval_metric " + metric + " needs " + dom.says + "; eval set '" + name +
+                                     "' row " + std::to_string(i / d.n_targets + 1) + " (1-based) has " +
+                                     std::to_string(y));
+        }
+    }
   }
 }
 
@@ -164,6 +218,7 @@ FitPlan validate_fit(TrainParams const& p, HostDMatrix const& dtrain, EvalSetLis
     check_several_ranks(p, plan.caps, dtrain, comm);
     plan.n_groups = checked_outputs(p, plan, dtrain, evals);
     check_metrics(p, plan, evals);
+    refuse_zero_weights(dtrain);
     plan.categorical = categorical_features(p, dtrain);
     check_categorical(p, plan);
     if (start != nullptr) check_continuable(*start, plan.obj, plan.n_groups, dtrain.n_features);

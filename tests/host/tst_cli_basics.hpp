@@ -136,6 +136,18 @@ TEST_CASE("cli " TEST_BACKEND ": outputs through links and FIFOs stay links and 
   CHECK(kboost::test::run_cli(dir, "train --data " + data + " --label-column 0 --num-round 1 --model-out " + data, out) != 0);
   CHECK_THAT(out, ContainsSubstring("is the file --data reads"));
   CHECK(kboost::test::read_file(data).rfind("y,a,b\n", 0) == 0);
+  CHECK(kboost::test::run_cli(dir, "dump --model " + model + " --out " + model, out) != 0);
+  CHECK_THAT(out, ContainsSubstring("is the file --model reads"));
+  CHECK(kboost::test::run_cli(dir, "importance --model " + model + " --out " + model, out) != 0);
+  CHECK(kboost::test::read_file(model).rfind("{", 0) == 0);
+  // an empty output path, and a loop of links
+  CHECK(kboost::test::run_cli(dir, predict + "''", out) != 0);
+  CHECK_THAT(out, ContainsSubstring("an empty output path"));
+  fs::create_symlink("loop2", dir / "loop1");
+  fs::create_symlink("loop1", dir / "loop2");
+  CHECK(kboost::test::run_cli(dir, "dump --model " + model + " --out " + (dir / "loop1").string(), out) != 0);
+  CHECK_THAT(out, ContainsSubstring("too many levels of symbolic links"));
+  CHECK(fs::is_symlink(dir / "loop1"));
   // --iteration-range takes exactly two integers
   CHECK(kboost::test::run_cli(dir, predict + "- --iteration-range 0:1:2", out) != 0);
   CHECK_THAT(out, ContainsSubstring("expected integers a:b, got '0:1:2'"));

@@ -59,5 +59,15 @@ TEST_CASE("continue cli " TEST_BACKEND ": categorical fits resume and continue t
                               out) != 0);
   CHECK_THAT(out, ContainsSubstring("feature 1 ('color') has the categories [a, b, c, d] in the model, [a, b, c] in"));
   CHECK_FALSE(std::filesystem::exists(model("x.json")));
+  // without --objective, the continued model's objective (upstream's Booster keeps it)
+  REQUIRE(kboost::test::run_cli(dir, "train --data " + data + " --label-column y --max_depth 3 --quiet --num-round 2 "
+                                     "--model-in " + model("part.json") + " --model-out " + model("kept.json"), out) == 0);
+  CHECK(kboost::test::read_file(model("kept.json")) == whole);
+  // a checkpoint is not resumed on data whose values changed under the same name and shape
+  std::string changed = categorical_rows("abcd", false);
+  changed[changed.find('\n') + 1] = changed[changed.find('\n') + 1] == '0' ? '1' : '0';
+  kboost::test::write_file(dir, "d.csv", changed);
+  CHECK(kboost::test::run_cli(dir, base + ck + "--resume --num-round 6 --model-out " + model("x.json"), out) != 0);
+  CHECK_THAT(out, ContainsSubstring("was written by another job"));
   std::filesystem::remove_all(dir);
 }

@@ -154,6 +154,31 @@ TEST_CASE("train input " TEST_BACKEND ": kboost train's side files, label errors
   CHECK(out.find("num_class = 3 applies to multi:softmax and multi:softprob, not binary:logistic") != std::string::npos);
   CHECK(kboost::test::run_cli(dir, base + "--num-round 3 --early_stopping_rounds 2", out) != 0);
   CHECK(out.find("early_stopping_rounds needs an eval set") != std::string::npos);
+  // Two names of one parameter in a config file.
+  auto const cfg_alias = kboost::test::write_file(dir, "a.conf", "max_depth = 3\nmax-depth = 5\n");
+  CHECK(kboost::test::run_cli(dir, base + "--config " + cfg_alias, out) != 0);
+  CHECK(out.find("a.conf:2: parameter 'max-depth' sets --max_depth again (as 'max_depth' did on line 1)") !=
+        std::string::npos);
+  // Metric domains beyond [0, 1]; eval sets named twice or with other columns.
+  auto const neg_reg = kboost::test::write_file(dir, "nr.csv", "f0,y\n1,0.5\n2,-3\n3,0\n4,1\n");
+  CHECK(kboost::test::run_cli(dir, reg_base + "--eval t=" + neg_reg + " --eval_metric rmsle", out) != 0);
+  CHECK(out.find("eval_metric rmsle needs labels above -1 (log1p of the label); eval set 't' row 2") != std::string::npos);
+  CHECK(kboost::test::run_cli(dir, reg_base + "--eval t=" + reg + " --eval t=" + reg, out) != 0);
+  CHECK(out.find("two eval sets are named 't'") != std::string::npos);
+  auto const renamed = kboost::test::write_file(dir, "rn.csv", "g0,y\n1,0.5\n");
+  CHECK(kboost::test::run_cli(dir, reg_base + "--eval t=" + renamed, out) != 0);
+  CHECK(out.find("eval set 't': feature 0 is 'g0', the training data's 'f0'") != std::string::npos);
+  // A checkpoint directory that nothing writes or reads; all-zero weights.
+  CHECK(kboost::test::run_cli(dir, reg_base + "--checkpoint-dir " + (dir / "ck").string(), out) != 0);
+  CHECK(out.find("writes and reads nothing") != std::string::npos);
+  auto const zero_w = kboost::test::write_file(dir, "zw.csv", "f0,w,y\n1,0,0\n2,0,1\n");
+  CHECK(kboost::test::run_cli(dir, "train --data " + zero_w + " --label-column y --weight-column w --model-out " + model,
+                              out) != 0);
+  CHECK(out.find("every row weight of the training data is 0") != std::string::npos);
+  // A label name that the header repeats.
+  auto const two_y = kboost::test::write_file(dir, "yy.csv", "a,y,y\n1,0,1\n2,1,0\n");
+  CHECK(kboost::test::run_cli(dir, "train --data " + two_y + " --label-column y --model-out " + model, out) != 0);
+  CHECK(out.find("label column 'y': names columns 1 and 2 (repeated header name)") != std::string::npos);
   // The data options by their underscore names too (label_column for --label-column).
   auto const cfg_read = kboost::test::write_file(dir, "r.conf", "label_column = y\nnum_round = 1\n");
   CHECK(kboost::test::run_cli(dir, "train --data " + tr + " --model-out " + model + " --config " + cfg_read, out) == 0);
