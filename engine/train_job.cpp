@@ -3,6 +3,7 @@
 /// checkpoints and resume.
 #include <kboost/engine/train_job.hpp>
 
+#include <cstring>
 #include <optional>
 #include <stdexcept>
 
@@ -38,6 +39,13 @@ std::uint64_t fnv1a(void const* p, std::size_t n, std::uint64_t h) {
   return h;
 }
 
+/// splitmix64's finaliser: a cheap full-avalanche mix of 64 bits.
+std::uint64_t mix64(std::uint64_t z) {
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
 /// Row `i`'s digest: its file row index, labels, weight and present (feature, value) pairs, so dense
 /// and sparse storage of the same values agree.
 std::uint64_t row_digest(HostDMatrix const& d, std::size_t i) {
@@ -45,10 +53,11 @@ std::uint64_t row_digest(HostDMatrix const& d, std::size_t i) {
   std::uint64_t h = fnv1a(&row, sizeof row, 14695981039346656037ull);
   if (d.label.extent(0) > 0) h = fnv1a(&d.label(i * d.n_targets), d.n_targets * sizeof(float), h);
   if (d.weight.extent(0) > 0) h = fnv1a(&d.weight(i), sizeof(float), h);
-  auto const cell = [&h](std::int32_t f, float v) {
+  auto const cell = [&h](std::int32_t f, float v) {  // one multiply-xorshift step per present value
     if (std::isnan(v)) return;
-    h = fnv1a(&f, sizeof f, h);
-    h = fnv1a(&v, sizeof v, h);
+    std::uint32_t bits = 0;
+    std::memcpy(&bits, &v, sizeof bits);
+    h = mix64(h ^ ((static_cast<std::uint64_t>(static_cast<std::uint32_t>(f)) << 32) | bits));
   };
   if (d.is_sparse()) {
     if (d.csr.numRows() == 0) return h;  // rows that live on a device only
@@ -279,9 +288,12 @@ Model run_train_job(TrainJob const& job, TrainParams const& given, Collective& c
   auto const eval_sets = read_eval_sets(job, dtrain, comm);
   if (comm.rank() == 0) report_reading(dtrain, eval_sets, log, warnings);
   Booster booster(Kokkos::DefaultExecutionSpace(), comm);
+  bool const checkpoints = job.checkpoint_every > 0 || job.resume;  // the fingerprint's only use
   std::string const fingerprint =
-      job_fingerprint(job.given_params, job.data, comm.sum(static_cast<std::int64_t>(dtrain.n_rows)), dtrain.n_features) +
-      ";content=" + data_digest(dtrain, comm);
+      checkpoints ? job_fingerprint(job.given_params, job.data, comm.sum(static_cast<std::int64_t>(dtrain.n_rows)),
+                                    dtrain.n_features) +
+                        ";content=" + data_digest(dtrain, comm)
+                  : std::string();
   set_starting_point(booster, job, fingerprint, comm, log, warnings);
   if (job.checkpoint_every > 0 && comm.rank() == 0) {
     booster.on_round([&](Model const& m, TrainState const& s) {
