@@ -15,7 +15,6 @@
 namespace kboost::detail {
 namespace {
 
-/// Labels on the training data and every eval set; eval widths, label columns and query groups.
 /// All-zero row weights leave nothing to fit (the intercept estimate divides by their sum).
 void refuse_zero_weights(HostDMatrix const& dtrain) {
   bool any_weight = dtrain.weight.extent(0) == 0;
@@ -47,6 +46,7 @@ void check_eval_feature_names(std::string const& name, HostDMatrix const& d, Hos
                            ", the training data's " + named(theirs, k) + " (columns reordered, renamed or missing?)");
 }
 
+/// Labels on the training data and every eval set; eval widths, label columns and query groups.
 void check_sets(ObjectiveCapabilities const& caps, HostDMatrix const& dtrain, EvalSetList const& evals) {
   // survival:aft learns from interval labels (label_lower_bound / label_upper_bound), not labels
   bool const intervals = caps.label_bounds;
@@ -168,6 +168,7 @@ void check_categorical(TrainParams const& p, FitPlan const& plan) {
                              "the generator's state)");
 }
 
+/// "[a, b, c]", at most eight shown.
 std::string joined_categories(std::vector<std::string> const& strings) {
   std::string out;
   for (std::size_t k = 0; k < strings.size() && k < 8; ++k) out += (k ? ", " : "") + strings[k];
