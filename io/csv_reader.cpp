@@ -602,6 +602,19 @@ void fill_features(CsvTable const& t, ColumnRoles const& roles, HostDMatrix& m) 
   m.info.n_missing = n_missing;
 }
 
+/// A file coded like a reference (an eval file like the training file) whose header names the
+/// features otherwise: said as such, before any column's text is compared with the reference's.
+void check_reference_names(CsvTable const& t, ColumnRoles const& roles, DatasetInfo const* ref) {
+  if (ref == nullptr || ref->feature_names.empty() || t.names.empty()) return;
+  for (std::size_t j = 0; j < roles.features.size() && j < ref->feature_names.size(); ++j) {
+    int const c = roles.features[j];
+    if (t.names[static_cast<std::size_t>(c)] != ref->feature_names[j])
+      fail(t.path, t.line_no[0], "", "feature column " + std::to_string(j) + " is " + t.desc(c) + " but feature " +
+                                         std::to_string(j) + " of the reference (training) data " + ref->source +
+                                         " is '" + ref->feature_names[j] + "' (columns reordered or renamed?)");
+  }
+}
+
 }  // namespace
 
 HostDMatrix read_csv(TextSource const& src, ReadOptions const& opt) {
@@ -610,6 +623,7 @@ HostDMatrix read_csv(TextSource const& src, ReadOptions const& opt) {
   parse_cells(t, is_missing);
   detect_header(t, opt.header);
   ColumnRoles const roles = resolve_roles(t, opt);
+  check_reference_names(t, roles, opt.category_reference);
   keep_text_columns(t, roles, opt.category_reference);
 
   HostDMatrix m;
