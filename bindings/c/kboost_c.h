@@ -83,8 +83,10 @@ int kboost_predict_device(const kboost_model* model, const float* x, int64_t n_r
 
 /* Train a model on host arrays with XGBoost's parameter names as strings (e.g. "objective" =
  * "binary:logistic", "max_depth" = "6", "num_round" = "10"); an unknown or invalid parameter is an
- * error naming it. x: n_rows x n_features in `layout`; labels: n_rows; weights: n_rows or NULL.
- * Training runs on Kokkos' default execution space (the data is copied there). */
+ * error naming it. x: n_rows x n_features in `layout` (NaN = missing; an infinity is an error naming
+ * its cell, as upstream refuses infinities in training data); labels: n_rows (a NaN label is an error
+ * naming its row); weights: n_rows or NULL. Training runs on Kokkos' default execution space (the
+ * data is copied there). */
 int kboost_train(const float* x, int64_t n_rows, int64_t n_features, int layout, const float* labels,
                  const float* weights, const char* const* keys, const char* const* values, int64_t n_params,
                  kboost_model** out);
