@@ -8,18 +8,12 @@
 #include <cstring>
 #include <stdexcept>
 
+#include <kboost/core/hash.hpp>
+
 namespace kboost {
 
 namespace {
-/// FNV-1a over `n` bytes at `p`, continuing from `h`.
-std::uint64_t fnv1a_bytes(std::uint64_t h, void const* p, std::size_t n) {
-  auto const* b = static_cast<unsigned char const*>(p);
-  for (std::size_t i = 0; i < n; ++i) {
-    h ^= b[i];
-    h *= 1099511628211ull;
-  }
-  return h;
-}
+std::uint64_t fnv1a_bytes(std::uint64_t h, void const* p, std::size_t n) { return fnv1a(p, n, h); }
 
 template <class T>
 std::uint64_t fnv1a_vector(std::uint64_t h, std::vector<T> const& v) {

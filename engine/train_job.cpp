@@ -7,6 +7,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include <kboost/core/hash.hpp>
 #include <kboost/core/read_file.hpp>
 #include <kboost/engine/base_score.hpp>
 #include <kboost/engine/booster.hpp>
@@ -32,25 +33,11 @@ std::string job_fingerprint(std::map<std::string, std::string> params, std::stri
 
 namespace {
 
-/// FNV-1a over `n` bytes at `p`, continuing from `h`.
-std::uint64_t fnv1a(void const* p, std::size_t n, std::uint64_t h) {
-  auto const* b = static_cast<unsigned char const*>(p);
-  for (std::size_t i = 0; i < n; ++i) h = (h ^ b[i]) * 1099511628211ull;
-  return h;
-}
-
-/// splitmix64's finaliser: a cheap full-avalanche mix of 64 bits.
-std::uint64_t mix64(std::uint64_t z) {
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-
 /// Row `i`'s digest: its file row index, labels, weight and present (feature, value) pairs, so dense
 /// and sparse storage of the same values agree.
 std::uint64_t row_digest(HostDMatrix const& d, std::size_t i) {
   std::uint64_t const row = d.info.first_row + i;
-  std::uint64_t h = fnv1a(&row, sizeof row, 14695981039346656037ull);
+  std::uint64_t h = fnv1a(&row, sizeof row, kFnv1aBasis);
   if (d.label.extent(0) > 0) h = fnv1a(&d.label(i * d.n_targets), d.n_targets * sizeof(float), h);
   if (d.weight.extent(0) > 0) h = fnv1a(&d.weight(i), sizeof(float), h);
   auto const cell = [&h](std::int32_t f, float v) {  // one multiply-xorshift step per present value
@@ -79,7 +66,7 @@ std::string data_digest(HostDMatrix const& d, Collective& comm) {
     for (int k = 0; k < 4; ++k) limbs[k] += static_cast<std::int64_t>((h >> (16 * k)) & 0xffffu);
   }
   comm.allreduce_sum(limbs, 4);
-  std::uint64_t all = 14695981039346656037ull;
+  std::uint64_t all = kFnv1aBasis;
   for (std::int64_t l : limbs) all = fnv1a(&l, sizeof l, all);
   char buf[17];
   std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(all));

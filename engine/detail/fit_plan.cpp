@@ -31,19 +31,26 @@ void refuse_nan_labels(std::string const& set, HostDMatrix const& d) {
                                ": the label of row " + std::to_string(i / d.n_targets + 1) + " (1-based) is NaN");
 }
 
-/// An eval set with a header scores the training features only when its columns are the training
-/// file's, in its order: reordered, renamed or missing columns would be scored silently wrong.
-void check_eval_feature_names(std::string const& name, HostDMatrix const& d, HostDMatrix const& dtrain) {
-  auto const& ours = d.info.feature_names;
-  auto const& theirs = dtrain.info.feature_names;
-  if (ours.empty() || theirs.empty() || ours == theirs) return;
+/// "" when two name lists agree (or either is empty), else "feature k is 'a', <whose> 'b'" for the
+/// first feature k that differs ('absent' past a list's end).
+std::string feature_name_difference(std::vector<std::string> const& ours, std::vector<std::string> const& theirs,
+                                    std::string const& whose) {
+  if (ours.empty() || theirs.empty() || ours == theirs) return "";
   std::size_t k = 0;
   while (k < ours.size() && k < theirs.size() && ours[k] == theirs[k]) ++k;
   auto const named = [](std::vector<std::string> const& v, std::size_t i) {
     return i < v.size() ? "'" + v[i] + "'" : std::string("absent");
   };
-  throw std::runtime_error("train: eval set '" + name + "': feature " + std::to_string(k) + " is " + named(ours, k) +
-                           ", the training data's " + named(theirs, k) + " (columns reordered, renamed or missing?)");
+  return "feature " + std::to_string(k) + " is " + named(ours, k) + ", " + whose + " " + named(theirs, k);
+}
+
+/// An eval set with a header scores the training features only when its columns are the training
+/// file's, in its order: reordered, renamed or missing columns would be scored silently wrong.
+void check_eval_feature_names(std::string const& name, HostDMatrix const& d, HostDMatrix const& dtrain) {
+  std::string const diff =
+      feature_name_difference(d.info.feature_names, dtrain.info.feature_names, "the training data's");
+  if (!diff.empty())
+    throw std::runtime_error("train: eval set '" + name + "': " + diff + " (columns reordered, renamed or missing?)");
 }
 
 /// Labels on the training data and every eval set; eval widths, label columns and query groups.
@@ -249,14 +256,10 @@ void check_continuable(Model const& m, ObjectiveParams const& obj, int n_groups,
 }
 
 void check_continued_feature_names(Model const& m, std::vector<std::string> const& names) {
-  if (m.feature_names.empty() || names.empty() || m.feature_names == names) return;
-  std::size_t k = 0;
-  while (k < names.size() && k < m.feature_names.size() && names[k] == m.feature_names[k]) ++k;
-  std::string const theirs = k < m.feature_names.size() ? "'" + m.feature_names[k] + "'" : "absent";
-  std::string const ours = k < names.size() ? "'" + names[k] + "'" : "absent";
-  throw std::runtime_error("train: cannot continue the model: its feature " + std::to_string(k) + " is " + theirs +
-                           ", the data's is " + ours +
-                           " (columns renamed or reordered? its trees would read the wrong columns)");
+  std::string const diff = feature_name_difference(m.feature_names, names, "the data's is");
+  if (!diff.empty())
+    throw std::runtime_error("train: cannot continue the model: its " + diff +
+                             " (columns renamed or reordered? its trees would read the wrong columns)");
 }
 
 namespace {
