@@ -52,6 +52,9 @@ struct TreeParams : SplitParams {
   // kboost tuning (not XGBoost parameters)
   std::int64_t min_shared = 2048; ///< kboost_min_shared: nodes with >= rows use the tile histogram
   std::int32_t tile_rows = 4096;  ///< kboost_tile_rows: rows per histogram tile
+  /// kboost_lossguide_lookahead: lossguide prepares several nodes' children per device step (the
+  /// same tree; without column draws per node or level, engine/detail/tree_driver.hpp unprepared_best)
+  bool lossguide_lookahead = true;
 };
 
 /// All parameters of one training run. Names as XGBoost's; aliases accepted by parse_params. The

@@ -20,7 +20,7 @@ struct PhaseTimes {
   double tune = 0;  ///< histogram kernel tuning (engine/hist_tuner.hpp), first fit of a shape only
   /// Host-device copies (core/transfers.hpp): during tree growth, and in the whole fit.
   TransferCount grow_copies, fit_copies;
-  std::int64_t levels = 0;  ///< grow steps (depthwise: one per depth; lossguide: one per expansion)
+  std::int64_t levels = 0;  ///< grow steps (depthwise: one per depth; lossguide: one per expansion, fewer with look-ahead)
   std::int64_t trees = 0;
   /// Distributed fits: ranks, and the histogram Allreduce (time within `histograms`, payload bytes
   /// per rank, calls).

@@ -106,6 +106,10 @@ class ColumnSampler {
     tree_ = sample(all, bytree_);
   }
 
+  /// Whether node_features draws from the engine (colsample_bylevel or _bynode below 1): then the
+  /// nodes must be evaluated in upstream's order, one expansion at a time.
+  bool draws_per_node() const { return bylevel_ != 1.0f || bynode_ != 1.0f; }
+
   /// The features a node at `depth` may split on (ColumnSampler::GetFeatureSet): the level's
   /// sample (drawn the first time its depth is asked for), sampled again per node.
   std::vector<int> node_features(int depth) {

@@ -15,7 +15,12 @@ upstream reads kboost's model); the peers predict with their own models.
 --contention runs one busy process per `--busy` core during every timed fit (HPC nodes are shared:
 the goal is at most 2x the idle time with one of two cores busy).
 
+--grow-policy lossguide --max-leaves N grows leaf-wise trees in all three (LightGBM: num_leaves N;
+max_depth 0 is no depth limit); --missing sets the fraction of missing values; --kboost-extra passes
+more options to kboost's train (e.g. "--kboost_lossguide_lookahead 0", printed as a second kboost row).
+
 Usage: python perf/bench_train_cpu.py [--rows 500000] [--features 28] [--rounds 100] [--max-depth 6]
+       [--grow-policy depthwise|lossguide] [--max-leaves 0] [--missing 0.02] [--kboost-extra "..."]
        [--threads 2] [--repeat 1] [--contention] [--peers xgboost,lightgbm] [--kboost build/kboost]
 """
 import argparse
@@ -35,14 +40,14 @@ from sklearn.metrics import roc_auc_score
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def make_data(rows, features, seed):
+def make_data(rows, features, seed, missing):
     rng = np.random.default_rng(seed)
     w = rng.normal(size=features)
 
     def draw(n):
         X = rng.normal(size=(n, features)).astype(np.float32)
         y = ((X @ w + rng.normal(scale=2.0, size=n)) > 0).astype(np.float32)
-        X[rng.random(X.shape) < 0.02] = np.nan
+        X[rng.random(X.shape) < missing] = np.nan
         return X, y
 
     return draw(rows), draw(max(rows // 5, 1000))
@@ -72,10 +77,11 @@ class Contention:
             p.join()
 
 
-def run_kboost(a, train_path, model_path):
+def run_kboost(a, train_path, model_path, extra=()):
     cmd = [a.kboost, "--nthread", str(a.threads), "train", "--data", train_path, "--num-round", str(a.rounds),
            "--model-out", model_path, "--objective", "binary:logistic", "--max_depth", str(a.max_depth),
-           "--eta", "0.3", "--max_bin", "256"]
+           "--eta", "0.3", "--max_bin", "256", "--grow_policy", a.grow_policy, "--max_leaves", str(a.max_leaves),
+           *extra]
     env = dict(os.environ, OMP_NUM_THREADS=str(a.threads))
     t0 = time.perf_counter()
     out = subprocess.run(cmd, check=True, capture_output=True, text=True, env=env)
@@ -88,6 +94,10 @@ def main():
     ap.add_argument("--features", type=int, default=28)
     ap.add_argument("--rounds", type=int, default=100)
     ap.add_argument("--max-depth", type=int, default=6)
+    ap.add_argument("--grow-policy", default="depthwise", choices=["depthwise", "lossguide"])
+    ap.add_argument("--max-leaves", type=int, default=0)
+    ap.add_argument("--missing", type=float, default=0.02, help="fraction of values missing")
+    ap.add_argument("--kboost-extra", default="", help="more kboost train options: a second kboost row")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--repeat", type=int, default=1, help="fits per library (the median is reported)")
     ap.add_argument("--contention", action="store_true", help="keep --busy cores busy during every fit")
@@ -97,7 +107,7 @@ def main():
     ap.add_argument("--kboost", default=os.path.join(ROOT, "build", "kboost"))
     a = ap.parse_args()
     peers = [p for p in a.peers.split(",") if p]
-    (X, y), (Xt, yt) = make_data(a.rows, a.features, a.seed)
+    (X, y), (Xt, yt) = make_data(a.rows, a.features, a.seed, a.missing)
     results = {}
     load = a.busy if a.contention else 0
     with tempfile.TemporaryDirectory() as tmp:
@@ -116,10 +126,18 @@ def main():
         bst = xgb.Booster(model_file=model_path)
         auc = roc_auc_score(yt, bst.predict(xgb.DMatrix(Xt, missing=np.nan)))
         results["kboost"] = (times, auc)
+        if a.kboost_extra:
+            times = []
+            for _ in range(a.repeat):
+                with Contention(load):
+                    times.append(run_kboost(a, train_path, model_path, a.kboost_extra.split())[0])
+            auc = roc_auc_score(yt, xgb.Booster(model_file=model_path).predict(xgb.DMatrix(Xt, missing=np.nan)))
+            results[f"kboost {a.kboost_extra}"] = (times, auc)
 
         if "xgboost" in peers:
             params = {"objective": "binary:logistic", "max_depth": a.max_depth, "eta": 0.3, "max_bin": 256,
-                      "tree_method": "hist", "nthread": a.threads}
+                      "tree_method": "hist", "nthread": a.threads, "grow_policy": a.grow_policy,
+                      "max_leaves": a.max_leaves}
             times = []
             for _ in range(a.repeat):
                 with Contention(load):
@@ -132,7 +150,8 @@ def main():
         if "lightgbm" in peers:
             import lightgbm as lgb
 
-            params = {"objective": "binary", "num_leaves": 2 ** a.max_depth - 1, "max_depth": a.max_depth,
+            leaves = a.max_leaves if a.grow_policy == "lossguide" else 2 ** a.max_depth - 1
+            params = {"objective": "binary", "num_leaves": leaves, "max_depth": a.max_depth or -1,
                       "learning_rate": 0.3, "max_bin": 255, "num_threads": a.threads, "verbose": -1}
             times = []
             for _ in range(a.repeat):
@@ -145,7 +164,9 @@ def main():
             results[f"lightgbm {lgb.__version__}"] = (times, auc)
 
     kb = statistics.median(results["kboost"][0])
-    print(f"# {a.rows} x {a.features} (2 % missing), binary:logistic, {a.rounds} rounds, depth {a.max_depth}, "
+    shape = f"lossguide {a.max_leaves} leaves, " if a.grow_policy == "lossguide" else ""
+    print(f"# {a.rows} x {a.features} ({100 * a.missing:g} % missing), binary:logistic, {a.rounds} rounds, "
+          f"{shape}depth {a.max_depth or 'unlimited'}, "
           f"{a.threads} threads{', ' + str(load) + ' core(s) kept busy' if load else ''}; median of {a.repeat}")
     print("| library | fit wall (s) | test AUC | kboost / library |")
     print("|---|---|---|---|")

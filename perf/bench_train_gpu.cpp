@@ -15,6 +15,11 @@
 ///   bench_train_gpu [--rows 1000000] [--features 28] [--rounds 10] [--depth 6] [--bins 256]
 ///                   [--repeats 7] [--csv FILE] [--write-data FILE] [--tune-dir DIR]
 ///                   [--sketch upstream_gpu] [--compare-global 0] [--compare-input 0]
+///                   [--grow-policy depthwise] [--max-leaves 0] [--missing none|third_half]
+///                   [--compare-lookahead 0]
+/// --compare-lookahead 1 pairs each tuned fit with one that expands one lossguide node per step
+/// (kboost_lossguide_lookahead 0) instead of the global-atomic fit; the CSV's grow_steps column
+/// counts the device steps of the trees.
 /// --write-data writes the data for other tools: int64 rows, int64 features, rows × features
 /// float32 (row-major), rows float32 labels. --tune-dir sets KBOOST_TUNE_DIR (default: a fresh
 /// directory under /tmp, so the first fit always tunes).
@@ -49,12 +54,17 @@ namespace {
 using kboost::perf::normal;
 using kboost::perf::uniform;
 
-kboost::HostDMatrix synthetic(std::size_t rows, std::size_t features) {
+/// rows × features, standard normal values and a noisy linear binary label; missing "third_half":
+/// every third feature (0, 3, 6, ...) missing in about half the rows (its own counter per value).
+kboost::HostDMatrix synthetic(std::size_t rows, std::size_t features, std::string const& missing) {
   kboost::HostDMatrix d;
   d.n_rows = rows;
   d.n_features = features;
   d.dense = kboost::HostDMatrix::dense_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, "bench::X"), rows, features);
   d.label = Kokkos::View<float*, Kokkos::HostSpace>("bench::y", rows);
+  if (missing != "none" && missing != "third_half")
+    throw std::runtime_error("--missing " + missing + ": expected none or third_half");
+  bool const third_half = missing == "third_half";
   std::vector<double> w(features);
   for (std::size_t f = 0; f < features; ++f) w[f] = normal(0xfeed0000ull + f);
   // Rows in parallel blocks: every value comes from its own counter, so the data do not depend on
@@ -63,8 +73,10 @@ kboost::HostDMatrix synthetic(std::size_t rows, std::size_t features) {
     for (std::size_t i = begin; i < end; ++i) {
       double s = 2.0 * normal(0x7000000000ull + i);
       for (std::size_t f = 0; f < features; ++f) {
-        float const v = static_cast<float>(normal(static_cast<std::uint64_t>(i) * features + f));
-        d.dense(i, f) = v;
+        std::uint64_t const at = static_cast<std::uint64_t>(i) * features + f;
+        float const v = static_cast<float>(normal(at));
+        bool const gone = third_half && f % 3 == 0 && uniform(0x5000000000000ull + at) < 0.5;
+        d.dense(i, f) = gone ? NAN : v;
         s += w[f] * v;
       }
       d.label(i) = s > 0 ? 1.0f : 0.0f;
@@ -144,7 +156,8 @@ int main(int argc, char* argv[]) {
   std::map<std::string, std::string> a{{"rows", "1000000"}, {"features", "28"}, {"rounds", "10"}, {"depth", "6"},
                                        {"bins", "256"},      {"repeats", "7"},   {"csv", ""},      {"write-data", ""},
                                        {"tune-dir", ""},     {"sketch", "upstream_gpu"}, {"compare-global", "0"},
-                                       {"compare-input", "0"}};
+                                       {"compare-input", "0"},  {"grow-policy", "depthwise"}, {"max-leaves", "0"},
+                                       {"missing", "none"},     {"compare-lookahead", "0"}};
   CLI::App app{"kboost GPU benchmark"};
   for (auto& [key, value] : a) app.add_option("--" + key, value)->default_val(value);
   CLI11_PARSE(app, argc, argv);
@@ -160,21 +173,28 @@ int main(int argc, char* argv[]) {
     std::size_t const rows = std::stoull(a["rows"]), features = std::stoull(a["features"]);
     int const repeats = std::stoi(a["repeats"]);
     auto const t0 = std::chrono::steady_clock::now();
-    auto const d = synthetic(rows, features);
+    auto const d = synthetic(rows, features, a["missing"]);
     std::printf("data: %zu x %zu synthetic (%.2f s to generate)\n", rows, features,
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     if (!a["write-data"].empty()) write_data(a["write-data"], d);
     std::map<std::string, std::string> const base{{"objective", "binary:logistic"}, {"num_round", a["rounds"]},
                                                   {"max_depth", a["depth"]},        {"max_bin", a["bins"]},
                                                   {"eta", "0.3"},                   {"verbosity", "0"},
-                                                  {"kboost_sketch_method", a["sketch"]}};
-    bool const compare_global = a["compare-global"] == "1";
+                                                  {"kboost_sketch_method", a["sketch"]},
+                                                  {"grow_policy", a["grow-policy"]}, {"max_leaves", a["max-leaves"]}};
+    bool const compare_lookahead = a["compare-lookahead"] == "1";
+    if (compare_lookahead && a["compare-global"] == "1")
+      throw std::runtime_error("--compare-lookahead and --compare-global: one comparison per run");
+    bool const compare_global = a["compare-global"] == "1" || compare_lookahead;
     auto with = [&](std::map<std::string, std::string> extra) {
       auto kv = base;
       for (auto const& [k, v] : extra) kv[k] = v;
       return kv;
     };
-    auto const global = with({{"kboost_min_shared", "9000000000000000000"}});
+    // the second configuration of a pair: global-atomic histograms, or lossguide one node per step
+    auto const global = compare_lookahead ? with({{"kboost_lossguide_lookahead", "0"}})
+                                          : with({{"kboost_min_shared", "9000000000000000000"}});
+    std::string const other = compare_lookahead ? "one_per_step" : "global";
     auto const tuned = with({});
     // Warm-up: every kernel loaded (and JIT-compiled from PTX where the device needs it) on a
     // subset below the tuner's row threshold, once per histogram kernel.
@@ -207,7 +227,7 @@ int main(int argc, char* argv[]) {
       bool const tuned_first = r % 2 == 0;
       for (int k = 0; k < (compare_global ? 2 : 1); ++k) {
         bool const is_tuned = (k == 0) == tuned_first || !compare_global;
-        fits.emplace_back(is_tuned ? "tuned" : "global", fit(is_tuned ? tuned : global, d));
+        fits.emplace_back(is_tuned ? "tuned" : other, fit(is_tuned ? tuned : global, d));
       }
       if (compare_input) {
         auto const host_fit = fits.back();
@@ -224,7 +244,7 @@ int main(int argc, char* argv[]) {
         wt.push_back(f.wall);
         ht.push_back(f.phases.histograms);
       }
-      if (mode == "global") {
+      if (mode == other) {
         wg.push_back(f.wall);
         hg.push_back(f.phases.histograms);
       }
@@ -234,28 +254,28 @@ int main(int argc, char* argv[]) {
     if (!a["csv"].empty()) {
       std::ofstream out(a["csv"]);
       out << "tool,space,mode,rep,rows,features,rounds,wall_s,upload_s,cuts_s,binning_s,gradients_s,histograms_s,splits_s,"
-             "partition_s,leaves_s,eval_s,tune_s,tile_rows,min_shared,model_fnv\n";
+             "partition_s,leaves_s,eval_s,tune_s,tile_rows,min_shared,model_fnv,grow_steps\n";
       int rep = 0;
       for (auto const& [mode, f] : fits) {
         auto const& p = f.phases;
         char buf[512];
         std::snprintf(buf, sizeof buf,
-                      "kboost,%s,%s,%d,%zu,%zu,%s,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%d,%lld,%016llx\n",
+                      "kboost,%s,%s,%d,%zu,%zu,%s,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%d,%lld,%016llx,%lld\n",
                       space.c_str(), mode.c_str(), mode == "tuned_first" ? 0 : (rep++) / ((compare_global ? 2 : 1) + (compare_input ? 1 : 0)), rows, features,
                       a["rounds"].c_str(), f.wall, p.upload, p.cuts, p.binning, p.gradients, p.histograms, p.splits, p.partition,
                       p.leaves, p.eval, p.tune, mode == "global" ? 0 : f.tuning.tile_rows,
                       mode == "global" ? -1LL : static_cast<long long>(f.tuning.min_shared),
-                      static_cast<unsigned long long>(f.hash));
+                      static_cast<unsigned long long>(f.hash), static_cast<long long>(p.levels));
         out << buf;
       }
     }
     Fit const* last_tuned = &fits.front().second;
     for (auto const& [mode, f] : fits)
       if (mode == "tuned") last_tuned = &f;
-    std::printf("%s: %d pairs, median wall tuned %.4f s, global %.4f s, tuned/global %.3f; histograms phase %.4f vs "
+    std::printf("%s: %d pairs, median wall tuned %.4f s, %s %.4f s, tuned/%s %.3f; histograms phase %.4f vs "
                 "%.4f s; models byte-identical: %s\n",
-                space.c_str(), repeats, median(wt), median(wg), median(wg) > 0 ? median(wt) / median(wg) : 0.0,
-                median(ht), median(hg), same_bits ? "yes" : "NO");
+                space.c_str(), repeats, median(wt), other.c_str(), median(wg), other.c_str(),
+                median(wg) > 0 ? median(wt) / median(wg) : 0.0, median(ht), median(hg), same_bits ? "yes" : "NO");
     if (compare_input)
       std::printf("%s: median wall from device Views %.4f s, from the host DMatrix %.4f s, device/host %.3f\n",
                   space.c_str(), median(wd), median(wt), median(wt) > 0 ? median(wd) / median(wt) : 0.0);

@@ -38,13 +38,26 @@ tr california --data "$CH" --label-column median_house_value --objective reg:squ
 tr adult --data "$D/adult/adult.data" --label-column -1 --objective binary:logistic
 tr diamonds_categorical --data "$D/diamonds/diamonds.csv" --label-column price --objective reg:squarederror --max_cat_to_onehot 4
 tr dermatology --data "$D/dermatology/dermatology.data" --label-column -1 --objective multi:softprob --num_class 7
+# lossguide: unlimited depth, leaf refit, categorical, constraints, multi-class, a leaf budget with gamma
+trl() { local name=$1; shift; "$K" train "$@" --num-round 12 --eta 0.3 --max_bin 64 --quiet --grow_policy lossguide \
+  --model-out "$O/$name.json" >/dev/null; }
+trl california_lossguide_deep --data "$CH" --label-column median_house_value --max_leaves 255 --max_depth 0
+trl lgbm_regression_lossguide_mae --data "$REG" --label-column 0 --objective reg:absoluteerror --max_leaves 63 --max_depth 0
+trl diamonds_lossguide --data "$D/diamonds/diamonds.csv" --label-column price --max_leaves 100 --max_depth 8
+trl lgbm_regression_lossguide_constraints --data "$REG" --label-column 0 --max_leaves 40 --max_depth 0 \
+  --monotone_constraints "(1,-1,0,1)" --interaction_constraints "[[0,1],[2,3,4]]"
+trl lgbm_softprob_lossguide --data "$MC" --label-column 0 --objective multi:softprob --num_class 5 --max_leaves 31 --max_depth 0
+trl agaricus_lossguide_depth --data "$AG" --objective binary:logistic --max_depth 5 --max_leaves 0
+trl adult_lossguide --data "$D/adult/adult.data" --label-column -1 --objective binary:logistic --max_leaves 128 --max_depth 0 --gamma 1
+trl lgbm_binary_lossguide_subsample --data "$BIN" --label-column 0 --objective binary:logistic --max_leaves 200 --max_depth 0 \
+  --subsample 0.6 --colsample_bytree 0.7 --seed 4
 RK=$D/lightgbm_lambdarank/rank.train
 for obj in rank:ndcg rank:pairwise; do
   tr "lambdarank_${obj/:/_}" --data "$RK" --format libsvm --group-file "$RK.query" --objective "$obj"
 done
 VET=$D/veterans_lung_cancer/veterans_lung_cancer.csv
 tr veterans_aft --data "$VET" --label-column Survival_label_lower_bound --label-lower-bound-column Survival_label_lower_bound \
-  --label-upper-bound-column Survival_label_upper_bound --ignore-columns Survival_label_upper_bound --objective survival:aft
+  --label-upper-bound-column Survival_label_upper_bound --objective survival:aft
 tr veterans_cox --data "$VET" --label-column Survival_label_lower_bound --ignore-columns Survival_label_upper_bound --objective survival:cox
 # continued training and checkpoints
 "$K" train --data "$BIN" --label-column 0 --objective binary:logistic $P --model-in "$O/lgbm_binary_colsample.json" \
@@ -63,7 +76,7 @@ pr dart_pred --model "$O/lgbm_binary_dart.json" --data "$D/lightgbm_binary/binar
 pr lossguide_range --model "$O/lgbm_binary_lossguide.json" --data "$D/lightgbm_binary/binary.test" --label-column 0 --iteration-range 2:9
 pr diamonds_pred --model "$O/diamonds_categorical.json" --data "$D/diamonds/diamonds.csv" --label-column price
 pr quantile_pred --model "$O/lgbm_regression_quantile.json" --data "$D/lightgbm_regression/regression.test" --label-column 0
-pr aft_pred --model "$O/veterans_aft.json" --data "$VET" --label-column Survival_label_lower_bound --ignore-columns Survival_label_upper_bound,Survival_label_lower_bound
+pr aft_pred --model "$O/veterans_aft.json" --data "$VET" --label-column Survival_label_lower_bound --ignore-columns Survival_label_upper_bound
 pr rank_pred --model "$O/lambdarank_rank_ndcg.json" --data "$D/lightgbm_lambdarank/rank.test" --format libsvm
 # SHAP
 pr binary_contribs --model "$O/lgbm_binary_lossguide.json" --data "$D/lightgbm_binary/binary.test" --label-column 0 --pred-contribs

@@ -396,6 +396,9 @@ std::vector<ParamEntry> param_table(TrainParams& p) {  // declarative table: one
   add(kTuning, "min_shared", untuned(p, p.min_shared, 0, static_cast<long long>(9.2e18)),
       "nodes with at least this many rows use the tiled histogram", {"kboost_min_shared"});
   add(kTuning, "tile_rows", untuned(p, p.tile_rows, 1, kIntMax), "rows per histogram tile", {"kboost_tile_rows"});
+  add(kTuning, "lossguide_lookahead", boolean(p.lossguide_lookahead),
+      "lossguide: build several waiting nodes' children per step (the same trees, fewer device steps)",
+      {"kboost_lossguide_lookahead"});
   add(kTuning, "hist_tune", boolean(p.hist_tune), "measure tile_rows/min_shared on a shape's first fit",
       {"kboost_hist_tune"});
   add(kTuning, "sketch_method", choice(p.sketch_method, {"upstream_gpu", "upstream_cpu", "exact_quantile"}),

@@ -56,6 +56,32 @@ class TreeDriver {
     return true;
   }
 
+  /// lossguide look-ahead: whether the node pop() takes next may expand but its children are not
+  /// prepared yet (`prepared(nid)` false), so a preparation step comes first. pop() keeps upstream's
+  /// order whatever was prepared: preparing ahead never changes the tree.
+  template <class Prepared>
+  bool next_needs_preparation(Prepared const& prepared) const {
+    if (!lossguide_ || finished()) return false;
+    ExpandEntry const& next = *best();
+    return may_expand(next) && !prepared(next.nid);
+  }
+
+  /// The waiting nodes that may expand now, in pop order (lossguide's order; NaN loss changes left
+  /// out, as no order holds them).
+  std::vector<ExpandEntry> expandable() const {
+    std::vector<ExpandEntry> out;
+    for (auto const& e : queue_)
+      if (may_expand(e) && e.loss_chg == e.loss_chg) out.push_back(e);
+    std::sort(out.begin(), out.end(), pops_before);
+    return out;
+  }
+
+  /// How many more nodes may expand (max_leaves minus the leaves; the largest size_t when unlimited).
+  std::size_t leaves_left() const {
+    if (max_leaves_ <= 0) return static_cast<std::size_t>(-1);
+    return static_cast<std::size_t>(max_leaves_ - num_leaves_);
+  }
+
   /// Empties the queue: the ids still waiting, in queue order (the tree is done; they stay leaves).
   std::vector<int> drain() {
     std::vector<int> ids;
@@ -76,16 +102,25 @@ class TreeDriver {
     return true;
   }
 
-  /// lossguide: the largest loss change, ties to the smaller id; scanned in queue order, so the
-  /// choice among NaN loss changes is the first one met.
-  ExpandBatch pop_best() {
+  /// lossguide's order: the larger loss change first, ties to the smaller id.
+  static bool pops_before(ExpandEntry const& a, ExpandEntry const& b) {
+    return a.loss_chg > b.loss_chg || (a.loss_chg == b.loss_chg && a.nid < b.nid);
+  }
+
+  /// lossguide's next node, scanned in queue order, so the choice among NaN loss changes is the
+  /// first one met. The queue must not be empty.
+  std::vector<ExpandEntry>::const_iterator best() const {
     auto best = queue_.begin();
-    for (auto it = queue_.begin(); it != queue_.end(); ++it) {
-      float const a = it->loss_chg, b = best->loss_chg;
-      if (a > b || (a == b && it->nid < best->nid)) best = it;
-    }
-    ExpandEntry const e = *best;
-    queue_.erase(best);
+    for (auto it = queue_.begin(); it != queue_.end(); ++it)
+      if (pops_before(*it, *best)) best = it;
+    return best;
+  }
+
+  /// lossguide: the largest loss change, ties to the smaller id (best()).
+  ExpandBatch pop_best() {
+    auto const at = best();
+    ExpandEntry const e = *at;
+    queue_.erase(at);
     ExpandBatch batch;
     if (!may_expand(e)) {
       stopped_ = true;

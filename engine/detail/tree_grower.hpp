@@ -16,11 +16,13 @@
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cfloat>
 #include <chrono>
 #include <functional>
 #include <limits>
 #include <cstdint>
+#include <deque>
 #include <string>
 #include <vector>
 
@@ -115,6 +117,8 @@ class TreeGrower {
     float lower = -FLT_MAX, upper = FLT_MAX;  ///< monotone bounds of the node's weight
     std::vector<int> path_features;           ///< features split on from the root to here (sorted)
     std::vector<std::uint32_t> cat_words;     ///< categorical split: its right-going category words
+    int prepared = -1;       ///< its children, built before it expands: an index of prepared_ (-1: none)
+    bool evaluated = false;  ///< its histogram was built and its split evaluated
   };
 
   /// A popped batch's rows on each side of its splits.
@@ -126,7 +130,7 @@ class TreeGrower {
   struct ChildHistograms {
     std::vector<HistNode> build;          ///< the smaller child of each pair
     std::vector<HistSubtraction> subs;    ///< its sibling = parent − built
-    std::vector<int> evaluate;            ///< the children whose splits are evaluated (node ids)
+    std::vector<Node*> evaluate;          ///< the children whose splits are evaluated, in order
   };
 
   /// The part of the parameters split evaluation reads (copied to the device by evaluate_splits).
@@ -154,24 +158,37 @@ class TreeGrower {
   /// Builds the histograms of hn (summed over the ranks), then the siblings by subtraction.
   void build_histograms(ExecutionSpace const& space, Kokkos::View<const GradientPairInt64*, Mem> gq,
                         std::vector<HistNode> const& hn, std::vector<HistSubtraction> const& subs, PhaseTimes& times);
-  /// Writes the batch's splits into t and adds two leaves to each (upstream RegTree::ExpandNode);
-  /// returns the row partitioner's splits in batch order, their category words appended to
-  /// level_words, and the categorical nodes appended to cat_nodes.
-  std::vector<PartitionSplit> apply_splits(TreeModel& t, std::vector<int> const& batch, GradientQuantiser const& q,
-                                           std::vector<std::uint32_t>& level_words, std::vector<int>& cat_nodes);
+  /// One device step: the children of `ids` (nodes with evaluated splits, in expansion order) as
+  /// their rows, sums and bounds, the histograms of those that may split further and their splits,
+  /// kept in prepared_ until each parent expands (commit_children). The parents' histogram slots are
+  /// freed. Column samples are drawn per child in this order.
+  void prepare_children(ExecutionSpace const& space, Kokkos::View<const GradientPairInt64*, Mem> gq,
+                        GradientQuantiser const& q, std::vector<Node*> const& parents, ColumnSampler& columns,
+                        TreeDriver const& driver, PhaseTimes& times);
+  /// The nodes one look-ahead step prepares: the waiting nodes and the evaluated children of
+  /// prepared ones (which may expand later, after their parent), ranked by the loss change bounded
+  /// by their ancestors' (a child pops after its parent), those of rank below the leaves left that
+  /// are unprepared. The driver's next node ranks first.
+  std::vector<Node*> lookahead_nodes(TreeDriver const& driver);
+  /// The partition of node nd's rows by its split; a categorical split's words appended to words.
+  PartitionSplit partition_split(Node const& nd, std::vector<std::uint32_t>& words) const;
   /// Moves each batch node's rows to its children's segments; the rows on each side.
-  SplitRows partition_rows(ExecutionSpace const& space, std::vector<int> const& batch,
+  SplitRows partition_rows(ExecutionSpace const& space, std::vector<Node*> const& batch,
                            std::vector<PartitionSplit> const& psplits, std::vector<std::uint32_t> const& level_words,
                            PhaseTimes& times);
-  /// Adds the batch's children to the nodes; builds, subtracts and evaluates the histograms of those
-  /// that may split further, queues them in `driver`, and frees the batch's histogram slots.
-  void make_children(ExecutionSpace const& space, Kokkos::View<const GradientPairInt64*, Mem> gq,
-                     GradientQuantiser const& q, TreeModel const& t, std::vector<int> const& batch,
-                     SplitRows const& rows, ColumnSampler& columns, TreeDriver& driver, PhaseTimes& times);
-  /// make_children's host part: the child nodes (rows, sums, monotone bounds, interaction paths) and
-  /// their histogram slots; a parent whose children may not split gives its slot back at once.
-  ChildHistograms add_children(TreeModel const& t, std::vector<int> const& batch, SplitRows const& rows,
-                               GradientQuantiser const& q, TreeDriver const& driver);
+  /// prepare_children's host part: the child nodes (rows, sums, monotone bounds, interaction paths)
+  /// in prepared_, and their histogram slots when the driver lets them split.
+  ChildHistograms add_children(std::vector<Node*> const& parents, SplitRows const& rows, GradientQuantiser const& q,
+                               TreeDriver const& driver);
+  /// Expands the popped `batch` (prepared), in order (upstream RegTree::ExpandNode): its splits into
+  /// t, its children as the next node ids, queued in `driver` when they may split (else their slots
+  /// are freed); categorical nodes appended to cat_nodes.
+  void commit_children(TreeModel& t, std::vector<int> const& batch, GradientQuantiser const& q, TreeDriver& driver,
+                       std::vector<int>& cat_nodes);
+  /// Writes node id's split into t and adds its two leaves (the next ids).
+  void write_split(TreeModel& t, int id, GradientQuantiser const& q, std::vector<int>& cat_nodes);
+  /// A node that stays a leaf: its histogram slot and its prepared descendants' slots are freed.
+  void discard(Node& nd);
   /// The non-empty leaves' values (refit first, when set) into t and onto margin(·, group).
   void finish_leaves(ExecutionSpace const& space, TreeModel& t, Kokkos::View<float**, Kokkos::LayoutRight, Mem> margin,
                      int group, PhaseTimes& times, LeafRefit<Mem> const& refit);
@@ -207,9 +224,9 @@ class TreeGrower {
     if (slot >= 0) free_slots_.push_back(slot);
     slot = -1;
   }
-  /// Evaluate `ids` (all with built histograms; root, or children in expansion order, each
-  /// drawing its feature sample in that order); fills nodes_[id].split.
-  void evaluate(ExecutionSpace const& space, GradientQuantiser const& q, std::vector<int> const& ids,
+  /// Evaluate `nodes` (all with built histograms; root, or children in expansion order, each
+  /// drawing its feature sample in that order); fills their split.
+  void evaluate(ExecutionSpace const& space, GradientQuantiser const& q, std::vector<Node*> const& nodes,
                 ColumnSampler& columns);
   void add_node(TreeModel& t, int parent, float base_weight, double hess);
   /// Sizes the categorical scratch of evaluate_splits for n nodes (no-op without categorical features).
@@ -235,6 +252,8 @@ class TreeGrower {
   std::vector<int> free_slots_;
   int n_slots_ = 0;
   std::vector<Node> nodes_;
+  /// Children built ahead of their parent's expansion (a deque: Node pointers stay valid as it grows).
+  std::deque<std::array<Node, 2>> prepared_;
   // evaluation buffers, grown on demand
   Kokkos::View<SplitCandidate**, Kokkos::LayoutRight, Mem> eval_scratch_;
   Kokkos::View<SplitCandidate*, Mem> eval_out_;
@@ -381,9 +400,9 @@ void TreeGrower<ExecutionSpace, Mem, BinT>::write_categories(TreeModel& t, std::
 
 template <class ExecutionSpace, class Mem, class BinT>
 void TreeGrower<ExecutionSpace, Mem, BinT>::evaluate(ExecutionSpace const& space, GradientQuantiser const& q,
-                                               std::vector<int> const& ids, ColumnSampler& columns) {
-  if (ids.empty()) return;
-  std::size_t const n = ids.size();
+                                               std::vector<Node*> const& nodes, ColumnSampler& columns) {
+  if (nodes.empty()) return;
+  std::size_t const n = nodes.size();
   if (eval_out_.extent(0) < n) {
     std::size_t const cap = 2 * n;
     eval_scratch_ = Kokkos::View<SplitCandidate**, Kokkos::LayoutRight, Mem>("kboost::splits::scratch", cap, n_features_);
@@ -392,9 +411,9 @@ void TreeGrower<ExecutionSpace, Mem, BinT>::evaluate(ExecutionSpace const& space
   std::vector<EvalNode> hn(n);
   std::vector<std::uint8_t> hm(n * static_cast<std::size_t>(n_features_), 0);
   for (std::size_t k = 0; k < n; ++k) {
-    Node const& nd = nodes_[ids[k]];
+    Node const& nd = *nodes[k];
     hn[k].slot = nd.slot;
-    hn[k].nidx = ids[k];
+    hn[k].nidx = static_cast<std::int32_t>(k);
     hn[k].sum = nd.sum;
     hn[k].lower = nd.lower;
     hn[k].upper = nd.upper;
@@ -413,11 +432,11 @@ void TreeGrower<ExecutionSpace, Mem, BinT>::evaluate(ExecutionSpace const& space
                   monotone_, eval_scratch_, eval_out_, static_cast<int>(n), cat_eval_);
   auto ho = counted_to_host(Kokkos::subview(eval_out_, std::make_pair(std::size_t(0), n)));
   uploads_.release();  // the download waited for the device
-  for (std::size_t k = 0; k < n; ++k) nodes_[ids[k]].split = ho(k);
+  for (std::size_t k = 0; k < n; ++k) nodes[k]->split = ho(k);
   if (n_cat_words_ == 0) return;
   auto hw = counted_to_host(Kokkos::subview(cat_eval_.words, std::make_pair(std::size_t(0), n), Kokkos::ALL));
   for (std::size_t k = 0; k < n; ++k) {
-    Node& nd = nodes_[ids[k]];
+    Node& nd = *nodes[k];
     nd.cat_words.clear();
     if (nd.split.kind != kNumericalSplit)
       for (std::size_t w = 0; w < n_cat_words_; ++w) nd.cat_words.push_back(hw(k, w));
@@ -445,18 +464,25 @@ TreeModel TreeGrower<ExecutionSpace, Mem, BinT>::grow(ExecutionSpace const& spac
   TreeModel t = start_tree(space, gq, q, times);
   TreeDriver driver(p_.max_depth, p_.max_leaves, lossguide_);
   if (driver.splits_root()) split_root(space, gq, q, columns, driver, times);
+  // lossguide prepares the children of several waiting nodes per step (the order of expansion, and
+  // so the tree, stays the driver's); not when each evaluation draws columns in expansion order
+  bool const lookahead = lossguide_ && p_.lossguide_lookahead && !columns.draws_per_node();
+  auto const prepared = [this](int id) { return nodes_[static_cast<std::size_t>(id)].prepared >= 0; };
   std::vector<int> cat_nodes;  // nodes with categorical splits
   while (!driver.finished()) {
-    ++times.levels;
+    if (lookahead && driver.next_needs_preparation(prepared)) {
+      prepare_children(space, gq, q, lookahead_nodes(driver), columns, driver, times);
+      continue;
+    }
     ExpandBatch const batch = driver.pop();
-    for (int id : batch.dropped) free_slot(nodes_[id].slot);
-    if (batch.expand.empty()) continue;
-    std::vector<std::uint32_t> level_words;
-    auto const psplits = apply_splits(t, batch.expand, q, level_words, cat_nodes);
-    SplitRows const rows = partition_rows(space, batch.expand, psplits, level_words, times);
-    make_children(space, gq, q, t, batch.expand, rows, columns, driver, times);
+    for (int id : batch.dropped) discard(nodes_[id]);
+    std::vector<Node*> unprepared;
+    for (int id : batch.expand)
+      if (!prepared(id)) unprepared.push_back(&nodes_[id]);
+    if (!unprepared.empty()) prepare_children(space, gq, q, unprepared, columns, driver, times);
+    commit_children(t, batch.expand, q, driver, cat_nodes);
   }
-  for (int id : driver.drain()) free_slot(nodes_[id].slot);
+  for (int id : driver.drain()) discard(nodes_[id]);
   write_categories(t, cat_nodes);
   finish_leaves(space, t, margin, group, times, refit);
   return t;
@@ -469,6 +495,7 @@ TreeModel TreeGrower<ExecutionSpace, Mem, BinT>::start_tree(ExecutionSpace const
   TreeModel t;
   t.num_feature = n_features_;
   nodes_.clear();
+  prepared_.clear();
   free_slots_.clear();
   for (int s = n_slots_ - 1; s >= 0; --s) free_slots_.push_back(s);
   {
@@ -490,9 +517,10 @@ void TreeGrower<ExecutionSpace, Mem, BinT>::split_root(ExecutionSpace const& spa
                                                        TreeDriver& driver, PhaseTimes& times) {
   ++times.levels;  // the root level
   nodes_[0].slot = alloc_slot();
+  nodes_[0].evaluated = true;
   build_histograms(space, gq, {HistNode{nodes_[0].slot, 0, nodes_[0].end}}, {}, times);
   PhaseTimer timer(times.splits);
-  evaluate(space, q, {0}, columns);
+  evaluate(space, q, {&nodes_[0]}, columns);
   driver.push(expand_entry(0));
 }
 
@@ -510,46 +538,118 @@ void TreeGrower<ExecutionSpace, Mem, BinT>::build_histograms(ExecutionSpace cons
 }
 
 template <class ExecutionSpace, class Mem, class BinT>
-std::vector<PartitionSplit> TreeGrower<ExecutionSpace, Mem, BinT>::apply_splits(TreeModel& t, std::vector<int> const& batch,
-                                                                                GradientQuantiser const& q,
-                                                                                std::vector<std::uint32_t>& level_words,
-                                                                                std::vector<int>& cat_nodes) {
+void TreeGrower<ExecutionSpace, Mem, BinT>::prepare_children(ExecutionSpace const& space,
+                                                             Kokkos::View<const GradientPairInt64*, Mem> gq,
+                                                             GradientQuantiser const& q,
+                                                             std::vector<Node*> const& parents, ColumnSampler& columns,
+                                                             TreeDriver const& driver, PhaseTimes& times) {
+  ++times.levels;
+  std::vector<std::uint32_t> words;
   std::vector<PartitionSplit> psplits;
-  for (int id : batch) {
-    Node const& nd = nodes_[id];
-    int const l = static_cast<int>(t.num_nodes()), r = l + 1;
-    bool const categorical = nd.split.kind != kNumericalSplit;
-    t.left_children[id] = l;
-    t.right_children[id] = r;
-    t.split_indices[id] = nd.split.feature;
-    // upstream's RegTree::ExpandCategorical stores the smallest denormal as the condition
-    t.split_conditions[id] = categorical ? std::numeric_limits<float>::denorm_min() : nd.split.fvalue;
-    t.split_type[id] = categorical ? 1 : 0;
-    if (categorical) cat_nodes.push_back(id);
-    t.default_left[id] = static_cast<std::uint8_t>(nd.split.default_left);
-    t.loss_changes[id] = nd.split.loss_chg;
-    // upstream's candidate weights (GPUHistEvaluator::EvaluateSplits): the node's own and its
-    // children's, clamped to the node's monotone bounds
-    t.base_weights[id] = child_weight(nd, nd.sum, q);
-    add_node(t, id, child_weight(nd, nd.split.left_sum, q), hess_of(nd.split.left_sum, q));
-    add_node(t, id, child_weight(nd, nd.split.right_sum, q), hess_of(nd.split.right_sum, q));
-    auto const f = static_cast<std::size_t>(nd.split.feature);
-    std::int32_t const first = static_cast<std::int32_t>(h_ptrs_[f]);
-    std::int32_t const n_bins = static_cast<std::int32_t>(h_ptrs_[f + 1]) - first;
-    PartitionSplit ps{nd.begin, nd.end, nd.split.feature, nd.split.split_bin - first, nd.split.default_left, n_bins};
-    if (categorical) {
-      ps.cat_begin = static_cast<std::int32_t>(level_words.size());
-      ps.cat_words = static_cast<std::int32_t>(nd.cat_words.size());
-      level_words.insert(level_words.end(), nd.cat_words.begin(), nd.cat_words.end());
-    }
-    psplits.push_back(ps);
+  for (Node const* nd : parents) psplits.push_back(partition_split(*nd, words));
+  SplitRows const rows = partition_rows(space, parents, psplits, words, times);
+  ChildHistograms const plan = add_children(parents, rows, q, driver);
+  if (!plan.build.empty()) build_histograms(space, gq, plan.build, plan.subs, times);
+  for (Node* nd : parents) free_slot(nd->slot);
+  PhaseTimer timer(times.splits);
+  evaluate(space, q, plan.evaluate, columns);
+}
+
+template <class ExecutionSpace, class Mem, class BinT>
+PartitionSplit TreeGrower<ExecutionSpace, Mem, BinT>::partition_split(Node const& nd,
+                                                                      std::vector<std::uint32_t>& words) const {
+  auto const f = static_cast<std::size_t>(nd.split.feature);
+  std::int32_t const first = static_cast<std::int32_t>(h_ptrs_[f]);
+  std::int32_t const n_bins = static_cast<std::int32_t>(h_ptrs_[f + 1]) - first;
+  PartitionSplit ps{nd.begin, nd.end, nd.split.feature, nd.split.split_bin - first, nd.split.default_left, n_bins};
+  if (nd.split.kind != kNumericalSplit) {
+    ps.cat_begin = static_cast<std::int32_t>(words.size());
+    ps.cat_words = static_cast<std::int32_t>(nd.cat_words.size());
+    words.insert(words.end(), nd.cat_words.begin(), nd.cat_words.end());
   }
-  return psplits;
+  return ps;
+}
+
+template <class ExecutionSpace, class Mem, class BinT>
+void TreeGrower<ExecutionSpace, Mem, BinT>::commit_children(TreeModel& t, std::vector<int> const& batch,
+                                                            GradientQuantiser const& q, TreeDriver& driver,
+                                                            std::vector<int>& cat_nodes) {
+  for (int id : batch) {
+    write_split(t, id, q, cat_nodes);
+    auto const& children = prepared_[static_cast<std::size_t>(nodes_[id].prepared)];
+    nodes_[id].prepared = -1;
+    int const l = t.left_children[id], r = t.right_children[id];
+    nodes_.push_back(children[0]);
+    nodes_.push_back(children[1]);
+    if (!nodes_[l].evaluated) continue;  // below max_depth: no histograms were built
+    if (driver.children_may_split(nodes_[id].depth)) {
+      driver.push(expand_entry(l));
+      driver.push(expand_entry(r));
+    } else {
+      discard(nodes_[l]);
+      discard(nodes_[r]);
+    }
+  }
+}
+
+template <class ExecutionSpace, class Mem, class BinT>
+void TreeGrower<ExecutionSpace, Mem, BinT>::write_split(TreeModel& t, int id, GradientQuantiser const& q,
+                                                        std::vector<int>& cat_nodes) {
+  Node const& nd = nodes_[id];
+  int const l = static_cast<int>(t.num_nodes()), r = l + 1;
+  bool const categorical = nd.split.kind != kNumericalSplit;
+  t.left_children[id] = l;
+  t.right_children[id] = r;
+  t.split_indices[id] = nd.split.feature;
+  // upstream's RegTree::ExpandCategorical stores the smallest denormal as the condition
+  t.split_conditions[id] = categorical ? std::numeric_limits<float>::denorm_min() : nd.split.fvalue;
+  t.split_type[id] = categorical ? 1 : 0;
+  if (categorical) cat_nodes.push_back(id);
+  t.default_left[id] = static_cast<std::uint8_t>(nd.split.default_left);
+  t.loss_changes[id] = nd.split.loss_chg;
+  // upstream's candidate weights (GPUHistEvaluator::EvaluateSplits): the node's own and its
+  // children's, clamped to the node's monotone bounds
+  t.base_weights[id] = child_weight(nd, nd.sum, q);
+  add_node(t, id, child_weight(nd, nd.split.left_sum, q), hess_of(nd.split.left_sum, q));
+  add_node(t, id, child_weight(nd, nd.split.right_sum, q), hess_of(nd.split.right_sum, q));
+}
+
+template <class ExecutionSpace, class Mem, class BinT>
+void TreeGrower<ExecutionSpace, Mem, BinT>::discard(Node& nd) {
+  free_slot(nd.slot);
+  if (nd.prepared < 0) return;
+  for (Node& child : prepared_[static_cast<std::size_t>(nd.prepared)]) discard(child);
+  nd.prepared = -1;
+}
+
+template <class ExecutionSpace, class Mem, class BinT>
+std::vector<typename TreeGrower<ExecutionSpace, Mem, BinT>::Node*> TreeGrower<ExecutionSpace, Mem, BinT>::lookahead_nodes(
+    TreeDriver const& driver) {
+  struct Ranked {
+    float key;  // the loss change, at most the parent's key
+    Node* node;
+  };
+  std::vector<Ranked> ranked;
+  for (ExpandEntry const& e : driver.expandable()) ranked.push_back(Ranked{e.loss_chg, &nodes_[e.nid]});
+  for (std::size_t i = 0; i < ranked.size(); ++i) {  // grows: the prepared nodes' children follow
+    if (ranked[i].node->prepared < 0) continue;
+    for (Node& child : prepared_[static_cast<std::size_t>(ranked[i].node->prepared)]) {
+      float const gain = child.split.loss_chg;
+      if (child.evaluated && split_is_valid(child.split, split_params()) && gain == gain)
+        ranked.push_back(Ranked{std::min(gain, ranked[i].key), &child});
+    }
+  }
+  // stable: the driver's pop order first among equal keys, so its next node ranks first
+  std::stable_sort(ranked.begin(), ranked.end(), [](Ranked const& a, Ranked const& b) { return a.key > b.key; });
+  std::vector<Node*> out;
+  for (std::size_t rank = 0; rank < ranked.size() && rank < driver.leaves_left(); ++rank)
+    if (ranked[rank].node->prepared < 0) out.push_back(ranked[rank].node);
+  return out;
 }
 
 template <class ExecutionSpace, class Mem, class BinT>
 typename TreeGrower<ExecutionSpace, Mem, BinT>::SplitRows TreeGrower<ExecutionSpace, Mem, BinT>::partition_rows(
-    ExecutionSpace const& space, std::vector<int> const& batch, std::vector<PartitionSplit> const& psplits,
+    ExecutionSpace const& space, std::vector<Node*> const& batch, std::vector<PartitionSplit> const& psplits,
     std::vector<std::uint32_t> const& level_words, PhaseTimes& times) {
   // The partitioner takes non-empty segments in position order. A node can hold none of this
   // rank's rows (on several ranks); it shares its begin with a neighbour, so it is left out.
@@ -572,7 +672,7 @@ typename TreeGrower<ExecutionSpace, Mem, BinT>::SplitRows TreeGrower<ExecutionSp
   // child's histogram, so the smaller child is chosen by global counts.
   rows.sides.resize(2 * batch.size());
   for (std::size_t i = 0; i < batch.size(); ++i) {
-    Node const& nd = nodes_[batch[i]];
+    Node const& nd = *batch[i];
     rows.sides[2 * i] = rows.left[i];
     rows.sides[2 * i + 1] = (nd.end - nd.begin) - rows.left[i];
   }
@@ -581,31 +681,15 @@ typename TreeGrower<ExecutionSpace, Mem, BinT>::SplitRows TreeGrower<ExecutionSp
 }
 
 template <class ExecutionSpace, class Mem, class BinT>
-void TreeGrower<ExecutionSpace, Mem, BinT>::make_children(ExecutionSpace const& space,
-                                                          Kokkos::View<const GradientPairInt64*, Mem> gq,
-                                                          GradientQuantiser const& q, TreeModel const& t,
-                                                          std::vector<int> const& batch, SplitRows const& rows,
-                                                          ColumnSampler& columns, TreeDriver& driver, PhaseTimes& times) {
-  ChildHistograms const plan = add_children(t, batch, rows, q, driver);
-  if (!plan.build.empty()) build_histograms(space, gq, plan.build, plan.subs, times);
-  for (int id : batch) free_slot(nodes_[id].slot);
-  {
-    PhaseTimer timer(times.splits);
-    evaluate(space, q, plan.evaluate, columns);
-  }
-  for (int id : plan.evaluate) driver.push(expand_entry(id));
-}
-
-template <class ExecutionSpace, class Mem, class BinT>
 typename TreeGrower<ExecutionSpace, Mem, BinT>::ChildHistograms TreeGrower<ExecutionSpace, Mem, BinT>::add_children(
-    TreeModel const& t, std::vector<int> const& batch, SplitRows const& rows, GradientQuantiser const& q,
-    TreeDriver const& driver) {
+    std::vector<Node*> const& parents, SplitRows const& rows, GradientQuantiser const& q, TreeDriver const& driver) {
   ChildHistograms plan;
-  for (std::size_t i = 0; i < batch.size(); ++i) {
-    int const id = batch[i];
-    Node const nd = nodes_[id];  // a copy: nodes_ grows below
-    int const l = t.left_children[id], r = t.right_children[id];
-    Node ln, rn;
+  for (std::size_t i = 0; i < parents.size(); ++i) {
+    Node& nd = *parents[i];
+    nd.prepared = static_cast<int>(prepared_.size());
+    prepared_.emplace_back();
+    Node& ln = prepared_.back()[0];
+    Node& rn = prepared_.back()[1];
     ln.begin = nd.begin;
     ln.end = nd.begin + rows.left[i];
     rn.begin = ln.end;
@@ -620,20 +704,19 @@ typename TreeGrower<ExecutionSpace, Mem, BinT>::ChildHistograms TreeGrower<Execu
       if (at == ln.path_features.end() || *at != nd.split.feature) ln.path_features.insert(at, nd.split.feature);
       rn.path_features = ln.path_features;
     }
-    nodes_.push_back(ln);
-    nodes_.push_back(rn);
-    if (!driver.children_may_split(nd.depth)) {
-      free_slot(nodes_[id].slot);
-      continue;
-    }
-    nodes_[l].slot = alloc_slot();
-    nodes_[r].slot = alloc_slot();
+    // ahead of a pop the leaf count is below max_leaves and only the depth refuses; commit_children
+    // asks again once the parent has expanded
+    if (!driver.children_may_split(nd.depth)) continue;
+    ln.slot = alloc_slot();
+    rn.slot = alloc_slot();
+    ln.evaluated = rn.evaluated = true;
     bool const build_right = rows.sides[2 * i + 1] < rows.sides[2 * i];
-    int const small = build_right ? r : l, large = build_right ? l : r;
-    plan.build.push_back(HistNode{nodes_[small].slot, nodes_[small].begin, nodes_[small].end});
-    plan.subs.push_back(HistSubtraction{nodes_[id].slot, nodes_[small].slot, nodes_[large].slot});
-    plan.evaluate.push_back(l);
-    plan.evaluate.push_back(r);
+    Node const& small = build_right ? rn : ln;
+    Node const& large = build_right ? ln : rn;
+    plan.build.push_back(HistNode{small.slot, small.begin, small.end});
+    plan.subs.push_back(HistSubtraction{nd.slot, small.slot, large.slot});
+    plan.evaluate.push_back(&ln);
+    plan.evaluate.push_back(&rn);
   }
   return plan;
 }

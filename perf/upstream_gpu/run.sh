@@ -10,6 +10,8 @@
 #       the background); logs in <dir>/configure.log and <dir>/build.log
 #   perf/upstream_gpu/run.sh bench <dir> <kboost build> <out> ROWS ROUNDS DEPTH [SKETCH]
 #       (there; <kboost build>: a CUDA build with perf/, whose perf/bench_train_gpu runs;
+#       BENCH_FEATURES (28), BENCH_GROW_POLICY (depthwise; lossguide also times kboost one node per
+#       step), BENCH_MAX_LEAVES (0), BENCH_MISSING (none or third_half) shape the data and trees;
 #       SKETCH: kboost_sketch_method, upstream_gpu (default), upstream_cpu or exact_quantile) same data, same call:
 #       kboost's perf/bench_train_gpu writes the data and times its
 #       fits (first fit tunes), then upstream's driver times 4 fits on that file (first = fair
@@ -55,11 +57,18 @@ case "${1:-}" in
   bench)
     dir=$(realpath "$2") kb=$(realpath "$3") out=$4 rows=$5 rounds=$6 depth=$7 sketch=${8:-upstream_gpu}
     mkdir -p "$out" && out=$(realpath "$out")
-    tag=${rows}x28_r${rounds}_d${depth}_${sketch}
+    features=${BENCH_FEATURES:-28} policy=${BENCH_GROW_POLICY:-depthwise} leaves=${BENCH_MAX_LEAVES:-0}
+    missing=${BENCH_MISSING:-none}
+    tag=${rows}x${features}_r${rounds}_d${depth}_${sketch}
+    if [ "$policy" = lossguide ]; then tag=${tag}_lossguide${leaves}; fi
+    if [ "$missing" != none ]; then tag=${tag}_$missing; fi
     data=/tmp/kboost_bench_$tag.bin
-    "$kb/perf/bench_train_gpu" --rows "$rows" --rounds "$rounds" --depth "$depth" --repeats 3 --sketch "$sketch" \
+    "$kb/perf/bench_train_gpu" --rows "$rows" --features "$features" --rounds "$rounds" --depth "$depth" --repeats 3 \
+      --sketch "$sketch" --grow-policy "$policy" --max-leaves "$leaves" --missing "$missing" \
+      --compare-lookahead "$([ "$policy" = lossguide ] && echo 1 || echo 0)" \
       --csv "$out/kboost_$tag.csv" --write-data "$data" >"$out/kboost_$tag.log" 2>&1
-    "$dir/xgb_train_gpu" "$data" "$rounds" "$depth" 4 >"$out/upstream_$tag.csv" 2>"$out/upstream_$tag.log"
+    "$dir/xgb_train_gpu" "$data" "$rounds" "$depth" 4 cuda "$policy" "$leaves" >"$out/upstream_$tag.csv" \
+      2>"$out/upstream_$tag.log"
     rm -f "$data" ;;
   shap)
     # perf/upstream_gpu/run.sh shap <dir> <bench_shap> <out> ROWS TREES DEPTH: the same synthetic

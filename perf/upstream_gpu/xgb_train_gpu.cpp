@@ -6,7 +6,7 @@
 /// the parameters, `rounds` × XGBoosterUpdateOneIter and XGBoosterSaveModelToBuffer (which waits
 /// for the device). The first fit on the DMatrix includes upstream's GPU sketch and compressed
 /// matrix; later fits reuse them. Prints one CSV line per fit: fit,seconds,model_bytes.
-///   xgb_train_gpu DATA ROUNDS DEPTH [FITS=4] [DEVICE=cuda]
+///   xgb_train_gpu DATA ROUNDS DEPTH [FITS=4] [DEVICE=cuda] [GROW_POLICY=depthwise] [MAX_LEAVES=0]
 /// Built against upstream's C API (perf/upstream_gpu/run.sh builds upstream and this driver).
 #include <xgboost/c_api.h>
 
@@ -26,11 +26,12 @@ using upstream_bench::check;
 
 int main(int argc, char** argv) {
   if (argc < 4) {
-    std::fprintf(stderr, "usage: xgb_train_gpu DATA ROUNDS DEPTH [FITS=4] [DEVICE=cuda]\n");
+    std::fprintf(stderr, "usage: xgb_train_gpu DATA ROUNDS DEPTH [FITS=4] [DEVICE=cuda] [GROW_POLICY=depthwise] [MAX_LEAVES=0]\n");
     return 2;
   }
   try {
     std::string const path = argv[1], depth = argv[3], device = argc > 5 ? argv[5] : "cuda";
+    std::string const grow_policy = argc > 6 ? argv[6] : "depthwise", max_leaves = argc > 7 ? argv[7] : "0";
     int const rounds = std::atoi(argv[2]), fits = argc > 4 ? std::atoi(argv[4]) : 4;
     upstream_bench::Rows const data = upstream_bench::read_rows(path);
     std::int64_t const rows = data.rows, cols = data.cols;
@@ -45,7 +46,8 @@ int main(int argc, char** argv) {
       BoosterHandle b;
       check(XGBoosterCreate(&d, 1, &b), "XGBoosterCreate");
       char const* params[][2] = {{"device", device.c_str()}, {"tree_method", "hist"}, {"objective", "binary:logistic"},
-                                 {"max_depth", depth.c_str()}, {"eta", "0.3"}, {"max_bin", "256"}, {"nthread", "16"}};
+                                 {"max_depth", depth.c_str()}, {"eta", "0.3"}, {"max_bin", "256"}, {"nthread", "16"},
+                                 {"grow_policy", grow_policy.c_str()}, {"max_leaves", max_leaves.c_str()}};
       for (auto const& p : params) check(XGBoosterSetParam(b, p[0], p[1]), "XGBoosterSetParam");
       for (int r = 0; r < rounds; ++r) check(XGBoosterUpdateOneIter(b, r, d), "XGBoosterUpdateOneIter");
       bst_ulong len = 0;

@@ -2,9 +2,11 @@
 // queues: depthwise pops whole levels in id order and drops the nodes that may not split,
 // lossguide pops the largest loss change (ties to the smaller id) and ends the tree at the first
 // node that may not split; max_depth and max_leaves as upstream's GPUExpandEntry IsValid and
-// ChildIsValid. Host-only: the same checks run in every backend's binary.
+// ChildIsValid; the look-ahead queries (which node needs its children prepared, the expandable
+// nodes in pop order, the leaves left). Host-only bookkeeping.
 #include <catch2/catch_test_macros.hpp>
 
+#include <cmath>
 #include <vector>
 
 #include <kboost/engine/detail/tree_driver.hpp>
@@ -139,5 +141,42 @@ TEST_CASE("tree driver " TEST_BACKEND ": lossguide ends the tree at the first be
     CHECK(b.dropped == Ids{3});
     CHECK(d.finished());
     CHECK(d.drain() == Ids{2});
+  }
+}
+
+TEST_CASE("tree driver " TEST_BACKEND ": lossguide look-ahead queries", "[train][driver]") {
+  auto const none = [](int) { return false; };
+  SECTION("the next node, prepared or not") {
+    kboost::TreeDriver d(0, 5, true);
+    d.push(entry(0, 0, 1.0f));
+    CHECK(d.next_needs_preparation(none));
+    CHECK_FALSE(d.next_needs_preparation([](int id) { return id == 0; }));
+    CHECK(d.leaves_left() == 4);
+    CHECK(d.pop().expand == Ids{0});
+    CHECK(d.leaves_left() == 3);
+    d.push(entry(1, 1, 2.0f));
+    d.push(entry(2, 1, 3.0f, false));  // the best loss change, no valid split: the tree ends there
+    CHECK_FALSE(d.next_needs_preparation(none));
+    auto const e = d.expandable();
+    REQUIRE(e.size() == 1);
+    CHECK(e[0].nid == 1);
+  }
+  SECTION("expandable nodes in pop order, without NaN or depth-limited ones") {
+    kboost::TreeDriver d(3, 0, true);
+    d.push(entry(4, 2, 1.0f));
+    d.push(entry(6, 2, 5.0f));
+    d.push(entry(5, 2, 5.0f));          // ties: the smaller id first
+    d.push(entry(7, 3, 9.0f));          // at max_depth
+    d.push(entry(8, 2, std::nanf("")));  // no order holds it
+    std::vector<int> ids;
+    for (auto const& x : d.expandable()) ids.push_back(x.nid);
+    CHECK(ids == Ids{5, 6, 4});
+    CHECK(d.leaves_left() == static_cast<std::size_t>(-1));  // no leaf budget
+    CHECK_FALSE(d.next_needs_preparation(none));             // node 7 pops next and may not split
+  }
+  SECTION("depthwise never prepares ahead") {
+    kboost::TreeDriver d(3, 0, false);
+    d.push(entry(0, 0, 1.0f));
+    CHECK_FALSE(d.next_needs_preparation(none));
   }
 }
