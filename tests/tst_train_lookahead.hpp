@@ -86,17 +86,17 @@ TEST_CASE("train " TEST_BACKEND ": lossguide look-ahead keeps the one-node-per-s
                      0.6);
   }
   SECTION("leaf refit: rows of leaves partitioned ahead") {
-    check_same_trees(with({{"objective", "reg:absoluteerror"}, {"max_leaves", "31"}, {"max_depth", "0"}}), d, 0.5);
+    check_same_trees(with({{"objective", "reg:absoluteerror"}, {"max_leaves", "31"}, {"max_depth", "0"}}), d, 0.6);
   }
   SECTION("monotone and interaction constraints") {
     check_same_trees(with({{"max_leaves", "40"}, {"max_depth", "0"}, {"monotone_constraints", "(1,0,0,-1)"},
                            {"interaction_constraints", "[[0,1],[2,3,4],[5,6,7]]"}}),
-                     d, 0.5);
+                     d, 0.6);
   }
   SECTION("row and tree column sampling") {
     check_same_trees(with({{"max_leaves", "48"}, {"max_depth", "0"}, {"subsample", "0.7"}, {"colsample_bytree", "0.75"},
                            {"seed", "11"}}),
-                     d, 0.5);
+                     d, 0.6);
   }
   SECTION("categorical splits") {
     check_same_trees(with({{"max_leaves", "24"}, {"max_depth", "0"}, {"max_cat_to_onehot", "1"}}),

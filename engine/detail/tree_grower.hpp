@@ -170,6 +170,15 @@ class TreeGrower {
   /// by their ancestors' (a child pops after its parent), those of rank below the leaves left that
   /// are unprepared. The driver's next node ranks first.
   std::vector<Node*> lookahead_nodes(TreeDriver const& driver);
+  /// How far down the ranking a look-ahead step prepares, given the leaves left (a leaf budget ends
+  /// trees with prepared nodes never expanded): every node without a budget; else half the leaves
+  /// left on a device, where a step's launches and downloads cost more than the extra nodes, and a
+  /// quarter on host backends, where evaluating the extra nodes is the cost.
+  static std::size_t lookahead_reach(std::size_t leaves_left) {
+    if (leaves_left == static_cast<std::size_t>(-1)) return leaves_left;
+    std::size_t const share = Kokkos::SpaceAccessibility<ExecutionSpace, Kokkos::HostSpace>::accessible ? 4 : 2;
+    return (leaves_left + share - 1) / share;
+  }
   /// The partition of node nd's rows by its split; a categorical split's words appended to words.
   PartitionSplit partition_split(Node const& nd, std::vector<std::uint32_t>& words) const;
   /// Moves each batch node's rows to its children's segments; the rows on each side.
@@ -642,7 +651,7 @@ std::vector<typename TreeGrower<ExecutionSpace, Mem, BinT>::Node*> TreeGrower<Ex
   // stable: the driver's pop order first among equal keys, so its next node ranks first
   std::stable_sort(ranked.begin(), ranked.end(), [](Ranked const& a, Ranked const& b) { return a.key > b.key; });
   std::vector<Node*> out;
-  for (std::size_t rank = 0; rank < ranked.size() && rank < driver.leaves_left(); ++rank)
+  for (std::size_t rank = 0; rank < ranked.size() && rank < lookahead_reach(driver.leaves_left()); ++rank)
     if (ranked[rank].node->prepared < 0) out.push_back(ranked[rank].node);
   return out;
 }
