@@ -285,6 +285,26 @@ KOKKOS_INLINE_FUNCTION TeamScan team_exclusive_scan(Member const& m, GradientPai
   return s;
 }
 
+/// Candidate b of feature f (bins from b0; bins < b go left, `scan` their sum) with the missing rows
+/// left (gain g_ml) or right (g_mr; right on ties): into `best` when it gains strictly more, so the
+/// lowest bin wins ties. fvalue: the cut below b (min_vals(f) for the first bin).
+template <class Values>
+KOKKOS_FORCEINLINE_FUNCTION void keep_if_better(SplitCandidate& best, EvalNode const& node, int f, std::uint32_t b0,
+                                                std::uint32_t b, GradientPairInt64 const& scan,
+                                                GradientPairInt64 const& missing, float g_ml, float g_mr,
+                                                Values const& values, Values const& min_vals) {
+  bool const missing_left = g_ml > g_mr;
+  float const gain = missing_left ? g_ml : g_mr;
+  if (!(gain > best.loss_chg)) return;
+  best.loss_chg = gain;
+  best.feature = f;
+  best.split_bin = static_cast<std::int32_t>(b) - 1;
+  best.fvalue = b == b0 ? min_vals(f) : values(b - 1);
+  best.default_left = missing_left ? 1 : 0;
+  best.left_sum = missing_left ? scan + missing : scan;
+  best.right_sum = node.sum - best.left_sum;
+}
+
 /// Best numerical split of node `node` on feature f (bins from b0) among the candidates b of `run`:
 /// b sends bins < b left (`scan`: the sum of bins [b0, run.lo)), missing rows to the side with the
 /// larger gain_of(left, right) (right on ties); the lowest bin wins ties. fvalue: the cut below b
@@ -298,21 +318,75 @@ KOKKOS_INLINE_FUNCTION SplitCandidate best_numerical_split(Hist const& hist, Eva
   for (std::uint32_t b = run.lo; b < run.hi; ++b) {
     GradientPairInt64 const left_m = scan + missing;
     float const g_ml = gain_of(left_m, node.sum - left_m);
-    float const g_mr = gain_of(scan, node.sum - scan);
-    bool const missing_left = g_ml > g_mr;
-    float const gain = missing_left ? g_ml : g_mr;
-    if (gain > best.loss_chg) {
-      best.loss_chg = gain;
-      best.feature = f;
-      best.split_bin = static_cast<std::int32_t>(b) - 1;
-      best.fvalue = b == b0 ? min_vals(f) : values(b - 1);
-      best.default_left = missing_left ? 1 : 0;
-      best.left_sum = missing_left ? left_m : scan;
-      best.right_sum = node.sum - best.left_sum;
-    }
+    keep_if_better(best, node, f, b0, b, scan, missing, g_ml, gain_of(scan, node.sum - scan), values, min_vals);
     scan = scan + hist(node.slot, b);
   }
   return best;
+}
+
+/// best_numerical_split over all of feature f's bins [b0, b1) by one thread (the host backends'
+/// team of one), with two shortcuts that cannot change the answer: a candidate whose bin below
+/// holds a zero sum has the previous candidate's sums, hence its gain, and never wins the strict
+/// '>' (not evaluated); without missing rows both default directions give the same gain (taken
+/// once; right, as on ties).
+template <class Hist, class Values, class GainOf>
+KOKKOS_FORCEINLINE_FUNCTION SplitCandidate whole_feature_split(Hist const& hist, EvalNode const& node, int f, std::uint32_t b0,
+                                                          std::uint32_t b1, Values const& values, Values const& min_vals,
+                                                          GainOf const& gain_of) {
+  GradientPairInt64 const zero{};
+  GradientPairInt64 total{};
+  for (std::uint32_t b = b0; b < b1; ++b) total = total + hist(node.slot, b);
+  GradientPairInt64 const missing = node.sum - total;
+  bool const has_missing = !(missing == zero);
+  SplitCandidate best;
+  GradientPairInt64 scan{};
+  for (std::uint32_t b = b0; b < b1; ++b) {
+    GradientPairInt64 const here = hist(node.slot, b);
+    if (b == b0 || !(hist(node.slot, b - 1) == zero)) {
+      GradientPairInt64 const left_m = scan + missing;
+      float const g_mr = gain_of(scan, node.sum - scan);
+      float const g_ml = has_missing ? gain_of(left_m, node.sum - left_m) : g_mr;
+      keep_if_better(best, node, f, b0, b, scan, missing, g_ml, g_mr, values, min_vals);
+    }
+    scan = scan + here;
+  }
+  return best;
+}
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__CUDACC__) && !defined(__HIPCC__)
+#define KBOOST_HOST_SPLIT_FMA 1
+/// whole_feature_split compiled for x86-64 cores with FMA: pmath's std::fma calls in the gains
+/// become single instructions instead of calls into libm (the same correctly rounded results, so
+/// the same bits). Called only when the running core has FMA.
+template <class Hist, class Values, class GainOf>
+__attribute__((target("fma"))) SplitCandidate whole_feature_split_fma(Hist const& hist, EvalNode const& node, int f,
+                                                                       std::uint32_t b0, std::uint32_t b1,
+                                                                       Values const& values, Values const& min_vals,
+                                                                       GainOf const& gain_of) {
+  return whole_feature_split(hist, node, f, b0, b1, values, min_vals, gain_of);
+}
+#endif
+
+/// Whether the host's split search may take whole_feature_split_fma (an x86-64 core with FMA).
+inline bool host_split_fma() {
+#ifdef KBOOST_HOST_SPLIT_FMA
+  return __builtin_cpu_supports("fma");
+#else
+  return false;
+#endif
+}
+
+/// whole_feature_split, through its FMA build when `fma` (host_split_fma()).
+template <class Hist, class Values, class GainOf>
+KOKKOS_INLINE_FUNCTION SplitCandidate host_feature_split(bool fma, Hist const& hist, EvalNode const& node, int f,
+                                                         std::uint32_t b0, std::uint32_t b1, Values const& values,
+                                                         Values const& min_vals, GainOf const& gain_of) {
+#ifdef KBOOST_HOST_SPLIT_FMA
+  if (fma) return whole_feature_split_fma(hist, node, f, b0, b1, values, min_vals, gain_of);
+#else
+  (void)fma;
+#endif
+  return whole_feature_split(hist, node, f, b0, b1, values, min_vals, gain_of);
 }
 
 /// The best of cand[0 .. n): a strict '>' in order, so the lowest index wins ties.
@@ -353,7 +427,11 @@ void evaluate_feature_splits(ExecutionSpace const& space, SplitParams const& p, 
   // answer is the same for every team size: 32 threads on GPUs, 1 on host backends.
   using policy_t = Kokkos::TeamPolicy<ExecutionSpace>;
   using member_t = typename policy_t::member_type;
-  int const team = Kokkos::SpaceAccessibility<ExecutionSpace, Kokkos::HostSpace>::accessible ? 1 : 32;
+  // Host backends search a numerical feature with one thread (whole_feature_split: the same answer,
+  // fewer gains, FMA instructions where the core has them).
+  constexpr bool kHost = Kokkos::SpaceAccessibility<ExecutionSpace, Kokkos::HostSpace>::accessible;
+  int const team = kHost ? 1 : 32;
+  bool const fma = kHost && host_split_fma();
   std::size_t const shmem = static_cast<std::size_t>(team) * (sizeof(GradientPairInt64) + sizeof(SplitCandidate));
   Kokkos::parallel_for(
       "kboost::splits::per_feature",
@@ -370,14 +448,21 @@ void evaluate_feature_splits(ExecutionSpace const& space, SplitParams const& p, 
         }
         EvalNode const node = a.nodes(k);
         std::uint32_t const b0 = a.ptrs(f), b1 = a.ptrs(f + 1);
-        BinRun const run = team_bin_run(b0, b1, nt, t);
-        TeamScan const scan = team_exclusive_scan(m, part, run_sum(a.hist, node.slot, run));
-        GradientPairInt64 const missing = node.sum - scan.total;
         int const c = constrained ? static_cast<int>(a.monotone(f)) : 0;
         auto const gain_of = [&](GradientPairInt64 const& l, GradientPairInt64 const& r) {
           return constrained ? constrained_split_gain(p, q, l, r, node.lower, node.upper, c) : split_gain(p, q, l, r);
         };
-        if (a.cats.categorical.extent(0) != 0 && a.cats.categorical(f) != 0) {  // uniform over the team
+        bool const categorical = a.cats.categorical.extent(0) != 0 && a.cats.categorical(f) != 0;
+        if constexpr (kHost) {
+          if (!categorical) {  // a team of one
+            a.scratch(k, f) = host_feature_split(fma, a.hist, node, f, b0, b1, a.values, a.min_vals, gain_of);
+            return;
+          }
+        }
+        BinRun const run = team_bin_run(b0, b1, nt, t);
+        TeamScan const scan = team_exclusive_scan(m, part, run_sum(a.hist, node.slot, run));
+        GradientPairInt64 const missing = node.sum - scan.total;
+        if (categorical) {  // uniform over the team
           SplitCandidate const best = categorical_split(
               m, p, q, Kokkos::subview(a.hist, node.slot, Kokkos::ALL), node, f, b0, b1, a.cats.base(f), missing,
               Kokkos::subview(a.cats.order, k, Kokkos::ALL), Kokkos::subview(a.cats.weight, k, Kokkos::ALL), gain_of);
