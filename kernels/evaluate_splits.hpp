@@ -453,11 +453,10 @@ void evaluate_feature_splits(ExecutionSpace const& space, SplitParams const& p, 
           return constrained ? constrained_split_gain(p, q, l, r, node.lower, node.upper, c) : split_gain(p, q, l, r);
         };
         bool const categorical = a.cats.categorical.extent(0) != 0 && a.cats.categorical(f) != 0;
-        if constexpr (kHost) {
-          if (!categorical) {  // a team of one
-            a.scratch(k, f) = host_feature_split(fma, a.hist, node, f, b0, b1, a.values, a.min_vals, gain_of);
-            return;
-          }
+        // (a run-time test of a constant: nvcc's extended lambdas may not capture inside if constexpr)
+        if (Kokkos::SpaceAccessibility<ExecutionSpace, Kokkos::HostSpace>::accessible && !categorical) {  // a team of one
+          a.scratch(k, f) = host_feature_split(fma, a.hist, node, f, b0, b1, a.values, a.min_vals, gain_of);
+          return;
         }
         BinRun const run = team_bin_run(b0, b1, nt, t);
         TeamScan const scan = team_exclusive_scan(m, part, run_sum(a.hist, node.slot, run));
