@@ -47,7 +47,7 @@ struct SplitCandidate {
 };
 static_assert(sizeof(SplitCandidate) == 64, "SplitCandidate has no padding left");
 
-/// A node to evaluate: its histogram slot, total (grad, hess), tree node id, and the bounds its
+/// A node to evaluate: its histogram slot, its index in the evaluated batch, total (grad, hess), and the bounds its
 /// children's weights are clamped to under monotone constraints (upstream TreeEvaluator's
 /// lower_bounds_/upper_bounds_; ±FLT_MAX when unconstrained).
 struct EvalNode {

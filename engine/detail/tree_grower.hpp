@@ -5,6 +5,9 @@
 /// expand next (grow_policy depthwise or lossguide, max_depth, max_leaves) is the driver's choice
 /// (engine/detail/tree_driver.hpp, upstream src/tree/driver.h Driver). Node ids as upstream: root 0;
 /// nodes popped in one batch are expanded in pop order, left child = next id, right = next + 1.
+/// A device step prepares the children of a batch of nodes (partition, histograms, splits); a popped
+/// node's prepared children then get their ids. lossguide prepares ahead of the pops
+/// (lookahead_nodes) without changing their order, so the tree is the one-at-a-time tree.
 /// Histogram storage is a pool of slots allocated once and grown by doubling, never per node.
 /// Internal to the booster (engine/booster.hpp).
 /// On a job of several ranks (core/collective.hpp) each rank holds a shard of the rows: the root
