@@ -53,7 +53,7 @@ struct TreeParams : SplitParams {
   std::int64_t min_shared = 2048; ///< kboost_min_shared: nodes with >= rows use the tile histogram
   std::int32_t tile_rows = 4096;  ///< kboost_tile_rows: rows per histogram tile
   /// kboost_lossguide_lookahead: lossguide prepares several nodes' children per device step (the
-  /// same tree; without column draws per node or level, engine/detail/tree_driver.hpp unprepared_best)
+  /// same tree; without column draws per node or level: engine/detail/tree_grower.hpp lookahead_nodes)
   bool lossguide_lookahead = true;
 };
 
