@@ -24,7 +24,25 @@
 #define KBOOST_UNROLL
 #endif
 
+/// KBOOST_HOST_FMA: defined where host loops can be built a second time for x86-64 cores with
+/// FMA (`__attribute__((target("fma")))`), so pmath's std::fma calls become single instructions
+/// instead of calls into libm: the same correctly rounded results, so the same bits. Not in the
+/// host pass of nvcc or hipcc, whose device functions cannot carry a target attribute.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__CUDACC__) && !defined(__HIPCC__)
+#define KBOOST_HOST_FMA 1
+#endif
+
 namespace kboost::compat {
+
+/// Whether the running host core has FMA, so the KBOOST_HOST_FMA builds of host loops may run.
+/// False where KBOOST_HOST_FMA is not defined.
+inline bool host_has_fma() {
+#ifdef KBOOST_HOST_FMA
+  return __builtin_cpu_supports("fma");
+#else
+  return false;
+#endif
+}
 
 /// Host mirror type of a View (`HostMirror` in 3.x/4.x, `host_mirror_type` from 4.x on).
 template <class View>

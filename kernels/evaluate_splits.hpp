@@ -47,12 +47,11 @@ struct SplitCandidate {
 };
 static_assert(sizeof(SplitCandidate) == 64, "SplitCandidate has no padding left");
 
-/// A node to evaluate: its histogram slot, its index in the evaluated batch, total (grad, hess), and the bounds its
+/// A node to evaluate: its histogram slot, total (grad, hess), and the bounds its
 /// children's weights are clamped to under monotone constraints (upstream TreeEvaluator's
 /// lower_bounds_/upper_bounds_; ±FLT_MAX when unconstrained).
 struct EvalNode {
   std::int32_t slot = 0;
-  std::int32_t nidx = 0;
   GradientPairInt64 sum{};
   float lower = -FLT_MAX, upper = FLT_MAX;
 };
@@ -353,11 +352,9 @@ KOKKOS_FORCEINLINE_FUNCTION SplitCandidate whole_feature_split(Hist const& hist,
   return best;
 }
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__CUDACC__) && !defined(__HIPCC__)
-#define KBOOST_HOST_SPLIT_FMA 1
-/// whole_feature_split compiled for x86-64 cores with FMA: pmath's std::fma calls in the gains
-/// become single instructions instead of calls into libm (the same correctly rounded results, so
-/// the same bits). Called only when the running core has FMA.
+#ifdef KBOOST_HOST_FMA
+/// whole_feature_split compiled for x86-64 cores with FMA (compat.hpp's KBOOST_HOST_FMA).
+/// Called only when the running core has FMA.
 template <class Hist, class Values, class GainOf>
 __attribute__((target("fma"))) SplitCandidate whole_feature_split_fma(Hist const& hist, EvalNode const& node, int f,
                                                                        std::uint32_t b0, std::uint32_t b1,
@@ -367,21 +364,12 @@ __attribute__((target("fma"))) SplitCandidate whole_feature_split_fma(Hist const
 }
 #endif
 
-/// Whether the host's split search may take whole_feature_split_fma (an x86-64 core with FMA).
-inline bool host_split_fma() {
-#ifdef KBOOST_HOST_SPLIT_FMA
-  return __builtin_cpu_supports("fma");
-#else
-  return false;
-#endif
-}
-
-/// whole_feature_split, through its FMA build when `fma` (host_split_fma()).
+/// whole_feature_split, through its FMA build when `fma` (compat::host_has_fma()).
 template <class Hist, class Values, class GainOf>
 KOKKOS_INLINE_FUNCTION SplitCandidate host_feature_split(bool fma, Hist const& hist, EvalNode const& node, int f,
                                                          std::uint32_t b0, std::uint32_t b1, Values const& values,
                                                          Values const& min_vals, GainOf const& gain_of) {
-#ifdef KBOOST_HOST_SPLIT_FMA
+#ifdef KBOOST_HOST_FMA
   if (fma) return whole_feature_split_fma(hist, node, f, b0, b1, values, min_vals, gain_of);
 #else
   (void)fma;
@@ -431,7 +419,7 @@ void evaluate_feature_splits(ExecutionSpace const& space, SplitParams const& p, 
   // fewer gains, FMA instructions where the core has them).
   constexpr bool kHost = Kokkos::SpaceAccessibility<ExecutionSpace, Kokkos::HostSpace>::accessible;
   int const team = kHost ? 1 : 32;
-  bool const fma = kHost && host_split_fma();
+  bool const fma = kHost && compat::host_has_fma();
   std::size_t const shmem = static_cast<std::size_t>(team) * (sizeof(GradientPairInt64) + sizeof(SplitCandidate));
   Kokkos::parallel_for(
       "kboost::splits::per_feature",

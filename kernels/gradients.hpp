@@ -68,11 +68,9 @@ struct GradientFunctor {
   }
 };
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__CUDACC__) && !defined(__HIPCC__)
-#define KBOOST_HOST_FMA_DISPATCH 1
-/// Rows [begin, end) of f compiled for x86-64 cores with FMA, where pmath's std::fma calls become
-/// single instructions instead of calls into libm (the same correctly rounded results, so the same
-/// bits). Called only when the running core has FMA (launch_gradients).
+#ifdef KBOOST_HOST_FMA
+/// Rows [begin, end) of f compiled for x86-64 cores with FMA (compat.hpp's KBOOST_HOST_FMA).
+/// Called only when the running core has FMA (launch_gradients).
 template <class Functor>
 __attribute__((target("fma"))) void gradient_rows_fma(Functor const& f, std::size_t begin, std::size_t end) {
   for (std::size_t i = begin; i < end; ++i) f(i);
@@ -82,9 +80,9 @@ __attribute__((target("fma"))) void gradient_rows_fma(Functor const& f, std::siz
 /// Runs functor f over rows [0, n).
 template <class ExecutionSpace, class Functor>
 void launch_gradients(ExecutionSpace const& space, std::size_t n, Functor const& f) {
-#ifdef KBOOST_HOST_FMA_DISPATCH
+#ifdef KBOOST_HOST_FMA
   if constexpr (Kokkos::SpaceAccessibility<ExecutionSpace, Kokkos::HostSpace>::accessible) {
-    if (__builtin_cpu_supports("fma")) {
+    if (compat::host_has_fma()) {
       constexpr std::size_t kChunk = 4096;
       Kokkos::parallel_for("kboost::objective::gradients_fma",
                            Kokkos::RangePolicy<ExecutionSpace>(space, 0, (n + kChunk - 1) / kChunk),

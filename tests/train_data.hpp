@@ -77,16 +77,10 @@ inline std::vector<int> synthetic_high_categories() { return {1, 4, 5, 11, 17, 1
 /// in synthetic_high_categories()] + feature 1 + [feature 2 == 1]. Values from a splitmix64 stream
 /// of the row index, so the matrix is the same everywhere.
 inline HostDMatrix synthetic_categorical(std::size_t rows) {
-  auto mix = [](std::uint64_t z) {
-    z += 0x9e3779b97f4a7c15ull;
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  };
   std::vector<int> const high = synthetic_high_categories();
   std::vector<float> X(rows * 3), y(rows);
   for (std::size_t i = 0; i < rows; ++i) {
-    std::uint64_t const r = mix(i);
+    std::uint64_t const r = kboost::test::splitmix64(i);
     int const c0 = static_cast<int>(r % 30), c2 = static_cast<int>((r >> 20) % 3);
     float const x1 = static_cast<float>((r >> 40) & 0xffffff) / 16777216.0f;
     bool const missing = i % 13 == 0;

@@ -138,9 +138,9 @@ TEST_CASE("gradients " TEST_BACKEND ": upstream formulas, bit for bit", "[object
   }
 }
 
-#ifdef KBOOST_HOST_FMA_DISPATCH
+#ifdef KBOOST_HOST_FMA
 TEST_CASE("gradients " TEST_BACKEND ": the FMA build of the host kernel gives the plain build's bits", "[objective]") {
-  if (!__builtin_cpu_supports("fma")) SKIP("this core has no FMA");
+  if (!kboost::compat::host_has_fma()) SKIP("this core has no FMA");
   // compute_gradients takes the FMA build on this core (the case above checks it against glibc);
   // the plain build runs on cores without FMA. Both must give the same bits.
   std::mt19937 rng(5);

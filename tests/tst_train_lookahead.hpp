@@ -24,18 +24,12 @@ namespace {
 /// `rows` × 8 features from a splitmix64 stream of the row index (the same everywhere): a label
 /// with interactions, steps and noise, every 7th value of features 2 and 5 missing.
 kboost::HostDMatrix lookahead_data(std::size_t rows) {
-  auto mix = [](std::uint64_t z) {
-    z += 0x9e3779b97f4a7c15ull;
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  };
   std::size_t const cols = 8;
   std::vector<float> X(rows * cols), y(rows);
   for (std::size_t i = 0; i < rows; ++i) {
     float v[cols];
     for (std::size_t f = 0; f < cols; ++f)
-      v[f] = static_cast<float>(mix(i * cols + f) >> 40) / 16777216.0f;  // [0, 1)
+      v[f] = static_cast<float>(kboost::test::splitmix64(i * cols + f) >> 40) / 16777216.0f;  // [0, 1)
     y[i] = 3.0f * v[0] * v[1] + (v[2] > 0.6f ? 1.5f : 0.0f) - 2.0f * (v[3] - 0.5f) * (v[3] - 0.5f) +
            (v[4] > 0.3f && v[5] < 0.4f ? 1.0f : 0.0f) + 0.3f * v[6] + 0.2f * (v[7] - 0.5f);
     for (std::size_t f = 0; f < cols; ++f) X[i * cols + f] = (f == 2 || f == 5) && (i + f) % 7 == 0 ? NAN : v[f];

@@ -29,24 +29,17 @@
 
 namespace {
 
-std::uint64_t tuner_mix(std::uint64_t x) {  // splitmix64
-  x += 0x9e3779b97f4a7c15ull;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
-}
-
 /// rows × features uniform [-1, 1) with 1/32 missing; label 1 when x0 + 0.5 x1 - 0.25 x2 > noise.
 kboost::HostDMatrix tuner_synthetic(std::size_t rows, std::size_t features) {
   std::vector<float> X(rows * features), y(rows);
   for (std::size_t i = 0; i < rows; ++i) {
     float* const row = X.data() + i * features;
     for (std::size_t f = 0; f < features; ++f) {
-      std::uint64_t const r = tuner_mix(i * 131 + f);
+      std::uint64_t const r = kboost::test::splitmix64(i * 131 + f);
       float const u = static_cast<float>(r >> 40) / static_cast<float>(1 << 24) * 2.0f - 1.0f;
       row[f] = (r & 31) == 0 ? std::numeric_limits<float>::quiet_NaN() : u;
     }
-    float const noise = static_cast<float>(tuner_mix(i + 977) >> 40) / static_cast<float>(1 << 24) - 0.5f;
+    float const noise = static_cast<float>(kboost::test::splitmix64(i + 977) >> 40) / static_cast<float>(1 << 24) - 0.5f;
     float const x0 = std::isnan(row[0]) ? 0 : row[0], x1 = std::isnan(row[1]) ? 0 : row[1],
                 x2 = std::isnan(row[2]) ? 0 : row[2];
     y[i] = x0 + 0.5f * x1 - 0.25f * x2 > noise ? 1.0f : 0.0f;
@@ -80,7 +73,7 @@ tuner_bins tuner_random_bins(std::size_t rows, std::vector<std::uint32_t> const&
   auto h = Kokkos::create_mirror_view(d);
   for (std::size_t i = 0; i < rows; ++i)
     for (std::size_t f = 0; f < nf; ++f) {
-      std::uint64_t const r = tuner_mix(i * 7919 + f);
+      std::uint64_t const r = kboost::test::splitmix64(i * 7919 + f);
       std::uint32_t const n_bins = ptrs[f + 1] - ptrs[f];  // also the missing code
       h(i, f) = static_cast<std::uint16_t>((r & 15) == 0 ? n_bins : (r >> 8) % n_bins);
     }
@@ -328,8 +321,8 @@ TEST_CASE("histogram builder " TEST_BACKEND ": every kernel mix gives the refere
   Kokkos::View<kboost::GradientPairInt64*, Kokkos::HostSpace> hg("gpair", rows);
   for (std::size_t i = 0; i < rows; ++i) {
     hr(i) = order[i];
-    hg(i) = kboost::GradientPairInt64{static_cast<std::int64_t>(tuner_mix(i) >> 20) - (std::int64_t(1) << 43),
-                                      static_cast<std::int64_t>(tuner_mix(i + rows) >> 21)};
+    hg(i) = kboost::GradientPairInt64{static_cast<std::int64_t>(kboost::test::splitmix64(i) >> 20) - (std::int64_t(1) << 43),
+                                      static_cast<std::int64_t>(kboost::test::splitmix64(i + rows) >> 21)};
   }
   std::vector<kboost::HistNode> const nodes{{0, 0, 1000}, {1, 1000, 1000}, {2, 3000, 5000}};
   using Hist = Kokkos::View<kboost::GradientPairInt64**, Kokkos::LayoutRight, Kokkos::HostSpace>;

@@ -33,20 +33,13 @@ namespace {
 
 using nlohmann::json;
 
-std::uint64_t splitmix64(std::uint64_t x) {
-  std::uint64_t z = x + 0x9E3779B97F4A7C15ull;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-
 /// make_goldens.py's synthetic_rows: integer hashes, exact in float32 (see there).
 kboost::HostDMatrix synthetic_rows(std::size_t rows, std::size_t features) {
   std::vector<float> x(rows * features), y(rows);
   for (std::size_t i = 0; i < rows; ++i) {
     std::int64_t code[3] = {0, 0, 0};
     for (std::size_t j = 0; j < features; ++j) {
-      std::uint64_t const h = splitmix64(i * 64 + j);
+      std::uint64_t const h = kboost::test::splitmix64(i * 64 + j);
       bool const every5 = j % 5 == 0;
       std::int64_t const fine = static_cast<std::int64_t>(h >> 44), coarse = static_cast<std::int64_t>(h >> 58) - 32;
       bool const missing = static_cast<std::int64_t>((h >> 8) & 255) < 20 * static_cast<std::int64_t>(j % 3) ||
@@ -55,7 +48,7 @@ kboost::HostDMatrix synthetic_rows(std::size_t rows, std::size_t features) {
       x[i * features + j] = missing ? std::numeric_limits<float>::quiet_NaN() : v;
       if (j < 3) code[j] = missing ? 0 : (every5 ? coarse : fine);
     }
-    std::int64_t const noise = static_cast<std::int64_t>(splitmix64(i * 64 + 63) >> 44) - (std::int64_t(1) << 19);
+    std::int64_t const noise = static_cast<std::int64_t>(kboost::test::splitmix64(i * 64 + 63) >> 44) - (std::int64_t(1) << 19);
     y[i] = code[0] * (std::int64_t(1) << 14) - code[1] + (code[2] >> 2) + noise > 0 ? 1.0f : 0.0f;
   }
   return kboost::host_dmatrix(x.data(), rows, features, y.data());

@@ -425,7 +425,6 @@ void TreeGrower<ExecutionSpace, Mem, BinT>::evaluate(ExecutionSpace const& space
   for (std::size_t k = 0; k < n; ++k) {
     Node const& nd = *nodes[k];
     hn[k].slot = nd.slot;
-    hn[k].nidx = static_cast<std::int32_t>(k);
     hn[k].sum = nd.sum;
     hn[k].lower = nd.lower;
     hn[k].upper = nd.upper;
@@ -640,22 +639,31 @@ std::vector<typename TreeGrower<ExecutionSpace, Mem, BinT>::Node*> TreeGrower<Ex
   struct Ranked {
     float key;  // the loss change, at most the parent's key
     Node* node;
+    std::size_t order = 0;
   };
   std::vector<Ranked> ranked;
-  for (ExpandEntry const& e : driver.expandable()) ranked.push_back(Ranked{e.loss_chg, &nodes_[e.nid]});
+  for (ExpandEntry const& e : driver.expandable()) ranked.push_back(Ranked{e.loss_chg, &nodes_[e.nid], 0});
   for (std::size_t i = 0; i < ranked.size(); ++i) {  // grows: the prepared nodes' children follow
     if (ranked[i].node->prepared < 0) continue;
     for (Node& child : prepared_[static_cast<std::size_t>(ranked[i].node->prepared)]) {
       float const gain = child.split.loss_chg;
       if (child.evaluated && split_is_valid(child.split, split_params()) && gain == gain)
-        ranked.push_back(Ranked{std::min(gain, ranked[i].key), &child});
+        ranked.push_back(Ranked{std::min(gain, ranked[i].key), &child, 0});
     }
   }
-  // stable: the driver's pop order first among equal keys, so its next node ranks first
-  std::stable_sort(ranked.begin(), ranked.end(), [](Ranked const& a, Ranked const& b) { return a.key > b.key; });
+  // Equal keys rank in the order above (the driver's pop order first), so its next node ranks
+  // first; only the ranks within reach are ordered.
+  for (std::size_t i = 0; i < ranked.size(); ++i) ranked[i].order = i;
+  auto const before = [](Ranked const& a, Ranked const& b) {
+    return a.key > b.key || (a.key == b.key && a.order < b.order);
+  };
+  std::size_t const reach = std::min(lookahead_reach(driver.leaves_left()), ranked.size());
+  auto const last = ranked.begin() + static_cast<std::ptrdiff_t>(reach);
+  std::nth_element(ranked.begin(), last, ranked.end(), before);
+  std::sort(ranked.begin(), last, before);
   std::vector<Node*> out;
-  for (std::size_t rank = 0; rank < ranked.size() && rank < lookahead_reach(driver.leaves_left()); ++rank)
-    if (ranked[rank].node->prepared < 0) out.push_back(ranked[rank].node);
+  for (auto r = ranked.begin(); r != last; ++r)
+    if (r->node->prepared < 0) out.push_back(r->node);
   return out;
 }
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include <kboost/kernels/evaluate_splits.hpp>
+#include "tests/test_util.hpp"
 
 namespace {
 
@@ -27,19 +28,13 @@ struct Case {
 /// rest random gradients (either sign) and hessians; missing rows added to the node's sum unless
 /// `no_missing`.
 Case make_case(std::uint64_t seed, std::uint32_t bins, int empty, bool no_missing) {
-  auto mix = [](std::uint64_t z) {
-    z += 0x9e3779b97f4a7c15ull;
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  };
   Case c;
   c.hist = decltype(c.hist)("test::hist", 1, bins);
   c.values = decltype(c.values)("test::values", bins);
   c.min_vals(0) = -1.0f;
   GradientPairInt64 sum{};
   for (std::uint32_t b = 0; b < bins; ++b) {
-    std::uint64_t const r = mix(seed * 1000 + b);
+    std::uint64_t const r = kboost::test::splitmix64(seed * 1000 + b);
     c.values(b) = static_cast<float>(b) * 0.5f;
     if (static_cast<int>(r % 8) < empty) continue;
     c.hist(0, b).grad = static_cast<std::int64_t>((r >> 8) % 200001) - 100000;
@@ -47,7 +42,7 @@ Case make_case(std::uint64_t seed, std::uint32_t bins, int empty, bool no_missin
     sum = sum + c.hist(0, b);
   }
   if (!no_missing) {
-    sum.grad += static_cast<std::int64_t>(mix(seed) % 400001) - 200000;
+    sum.grad += static_cast<std::int64_t>(kboost::test::splitmix64(seed) % 400001) - 200000;
     sum.hess += 30000;
   }
   c.node.sum = sum;
@@ -99,7 +94,7 @@ TEST_CASE("split search " TEST_BACKEND ": the host's whole-feature search gives 
             SplitCandidate const want = team_search(c, *p, q, mono);
             check_same(kboost::detail::host_feature_split(false, c.hist, c.node, 0, 0, bins, c.values, c.min_vals, gain_of),
                        want);
-            if (kboost::detail::host_split_fma())
+            if (kboost::compat::host_has_fma())
               check_same(kboost::detail::host_feature_split(true, c.hist, c.node, 0, 0, bins, c.values, c.min_vals, gain_of),
                          want);
             ++checked;
