@@ -19,9 +19,12 @@ the goal is at most 2x the idle time with one of two cores busy).
 max_depth 0 is no depth limit); --missing sets the fraction of missing values; --kboost-extra passes
 more options to kboost's train (e.g. "--kboost_lossguide_lookahead 0", printed as a second kboost row).
 
+--suite runs both shapes of docs/training.md's CPU table one after the other (500k x 28 with 2 %
+missing, depth 6; 300k x 200 with half the values missing, depth 8), every peer beside kboost.
+
 Usage: python perf/bench_train_cpu.py [--rows 500000] [--features 28] [--rounds 100] [--max-depth 6]
        [--grow-policy depthwise|lossguide] [--max-leaves 0] [--missing 0.02] [--kboost-extra "..."]
-       [--threads 2] [--repeat 1] [--contention] [--peers xgboost,lightgbm] [--kboost build/kboost]
+       [--threads 2] [--repeat 1] [--contention] [--suite] [--peers xgboost,lightgbm] [--kboost build/kboost]
 """
 import argparse
 import json
@@ -38,6 +41,8 @@ import numpy as np
 from sklearn.metrics import roc_auc_score
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# --suite: (rows, features, fraction missing, depth), 100 rounds (--rounds), depthwise
+SUITE_SHAPES = [(500000, 28, 0.02, 6), (300000, 200, 0.5, 8)]
 
 
 def make_data(rows, features, seed, missing):
@@ -105,7 +110,20 @@ def main():
     ap.add_argument("--peers", default="xgboost,lightgbm")
     ap.add_argument("--seed", type=int, default=42)
     ap.add_argument("--kboost", default=os.path.join(ROOT, "build", "kboost"))
+    ap.add_argument("--suite", action="store_true",
+                    help="both shapes of docs/training.md's CPU table in one command (SUITE_SHAPES below)")
     a = ap.parse_args()
+    if not a.suite:
+        return run_shape(a)
+    for rows, features, missing, depth in SUITE_SHAPES:
+        a.rows, a.features, a.missing, a.max_depth, a.grow_policy, a.max_leaves = rows, features, missing, depth, \
+            "depthwise", 0
+        run_shape(a)
+        print()
+    return 0
+
+
+def run_shape(a):
     peers = [p for p in a.peers.split(",") if p]
     (X, y), (Xt, yt) = make_data(a.rows, a.features, a.seed, a.missing)
     results = {}

@@ -11,7 +11,10 @@
 #   perf/upstream_gpu/run.sh bench <dir> <kboost build> <out> ROWS ROUNDS DEPTH [SKETCH]
 #       (there; <kboost build>: a CUDA build with perf/, whose perf/bench_train_gpu runs;
 #       BENCH_FEATURES (28), BENCH_GROW_POLICY (depthwise; lossguide also times kboost one node per
-#       step), BENCH_MAX_LEAVES (0), BENCH_MISSING (none or third_half) shape the data and trees;
+#       step unless BENCH_LOOKAHEAD_PAIR=0), BENCH_MAX_LEAVES (0), BENCH_MISSING (none or third_half),
+#       BENCH_OBJECTIVE (binary:logistic or multi:softprob) with BENCH_NUM_CLASS shape the data and
+#       trees; BENCH_TEST_ROWS (0) held-out rows give each tool's held-out metric; BENCH_REPEATS (3)
+#       kboost's timed fits after its first, BENCH_UPSTREAM_FITS (4) upstream's fits;
 #       SKETCH: kboost_sketch_method, upstream_gpu (default), upstream_cpu or exact_quantile) same data, same call:
 #       kboost's perf/bench_train_gpu writes the data and times its
 #       fits (first fit tunes), then upstream's driver times 4 fits on that file (first = fair
@@ -25,9 +28,23 @@
 #   perf/upstream_gpu/run.sh pack <dir> <out prefix>
 #       (there) the built library and Python package as <out prefix>.tar.xz split in 15 MiB parts
 #       (the device machine's file limit), so later calls carry it instead of building again;
-#       perf/upstream_gpu/run.sh unpack <out prefix> <dir> joins and unpacks them
+#       perf/upstream_gpu/run.sh unpack <out prefix> <dir> joins and unpacks them and builds the drivers
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+
+# The drivers against the upstream library and headers in <dir>/src (after build or unpack).
+drivers() {
+  local dir=$1 nvcc
+  rm -f "$dir/xgb_predict_gpu"
+  g++ -O2 -std=c++17 "$repo/perf/upstream_gpu/xgb_train_gpu.cpp" -I"$dir/src/include" -L"$dir/src/lib" \
+    -Wl,-rpath,"$dir/src/lib" -lxgboost -o "$dir/xgb_train_gpu"
+  nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+  "$nvcc" -O2 -std=c++17 "$repo/perf/upstream_gpu/xgb_predict_gpu.cpp" -I"$dir/src/include" -L"$dir/src/lib" \
+    -Xlinker -rpath,"$dir/src/lib" -lxgboost -o "$dir/xgb_predict_gpu.tmp"
+  g++ -O2 -std=c++17 "$repo/perf/upstream_gpu/xgb_shap_gpu.cpp" -I"$dir/src/include" -L"$dir/src/lib" \
+    -Wl,-rpath,"$dir/src/lib" -lxgboost -o "$dir/xgb_shap_gpu"
+  mv "$dir/xgb_predict_gpu.tmp" "$dir/xgb_predict_gpu"  # whole, or absent, for a poller
+}
 case "${1:-}" in
   source)
     out=$(realpath "$2") tmp=$(mktemp -d)
@@ -45,31 +62,27 @@ case "${1:-}" in
     cmake -S "$dir/src" -B "$dir/build" -G Ninja -DUSE_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
       -DCMAKE_BUILD_TYPE=Release >"$dir/configure.log"
     cmake --build "$dir/build" -j "${XGB_BUILD_JOBS:-$(nproc)}" >"$dir/build.log"
-    g++ -O2 -std=c++17 "$repo/perf/upstream_gpu/xgb_train_gpu.cpp" -I"$dir/src/include" -L"$dir/src/lib" \
-      -Wl,-rpath,"$dir/src/lib" -lxgboost -o "$dir/xgb_train_gpu"
-    nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
-    "$nvcc" -O2 -std=c++17 "$repo/perf/upstream_gpu/xgb_predict_gpu.cpp" -I"$dir/src/include" -L"$dir/src/lib" \
-      -Xlinker -rpath,"$dir/src/lib" -lxgboost -o "$dir/xgb_predict_gpu.tmp"
-    g++ -O2 -std=c++17 "$repo/perf/upstream_gpu/xgb_shap_gpu.cpp" -I"$dir/src/include" -L"$dir/src/lib" \
-      -Wl,-rpath,"$dir/src/lib" -lxgboost -o "$dir/xgb_shap_gpu"
-    mv "$dir/xgb_predict_gpu.tmp" "$dir/xgb_predict_gpu"  # whole, or absent, for a poller
+    drivers "$dir"
     echo "$SECONDS" >"$dir/build.seconds" ;;
   bench)
     dir=$(realpath "$2") kb=$(realpath "$3") out=$4 rows=$5 rounds=$6 depth=$7 sketch=${8:-upstream_gpu}
     mkdir -p "$out" && out=$(realpath "$out")
     features=${BENCH_FEATURES:-28} policy=${BENCH_GROW_POLICY:-depthwise} leaves=${BENCH_MAX_LEAVES:-0}
-    missing=${BENCH_MISSING:-none}
+    missing=${BENCH_MISSING:-none} objective=${BENCH_OBJECTIVE:-binary:logistic} classes=${BENCH_NUM_CLASS:-0}
+    test_rows=${BENCH_TEST_ROWS:-0} pair=${BENCH_LOOKAHEAD_PAIR:-$([ "$policy" = lossguide ] && echo 1 || echo 0)}
     tag=${rows}x${features}_r${rounds}_d${depth}_${sketch}
     if [ "$policy" = lossguide ]; then tag=${tag}_lossguide${leaves}; fi
     if [ "$missing" != none ]; then tag=${tag}_$missing; fi
-    data=/tmp/kboost_bench_$tag.bin
-    "$kb/perf/bench_train_gpu" --rows "$rows" --features "$features" --rounds "$rounds" --depth "$depth" --repeats 3 \
-      --sketch "$sketch" --grow-policy "$policy" --max-leaves "$leaves" --missing "$missing" \
-      --compare-lookahead "$([ "$policy" = lossguide ] && echo 1 || echo 0)" \
-      --csv "$out/kboost_$tag.csv" --write-data "$data" >"$out/kboost_$tag.log" 2>&1
-    "$dir/xgb_train_gpu" "$data" "$rounds" "$depth" 4 cuda "$policy" "$leaves" >"$out/upstream_$tag.csv" \
-      2>"$out/upstream_$tag.log"
-    rm -f "$data" ;;
+    if [ "$objective" = multi:softprob ]; then tag=${tag}_softprob$classes; fi
+    data=/tmp/kboost_bench_$tag.bin test=-
+    if [ "$test_rows" -gt 0 ]; then test=$data.test; fi
+    "$kb/perf/bench_train_gpu" --rows "$rows" --features "$features" --rounds "$rounds" --depth "$depth" \
+      --repeats "${BENCH_REPEATS:-3}" --sketch "$sketch" --grow-policy "$policy" --max-leaves "$leaves" \
+      --missing "$missing" --objective "$objective" --num-class "$classes" --test-rows "$test_rows" \
+      --compare-lookahead "$pair" --csv "$out/kboost_$tag.csv" --write-data "$data" >"$out/kboost_$tag.log" 2>&1
+    "$dir/xgb_train_gpu" "$data" "$rounds" "$depth" "${BENCH_UPSTREAM_FITS:-4}" cuda "$policy" "$leaves" "$test" \
+      "$objective" "$classes" >"$out/upstream_$tag.csv" 2>"$out/upstream_$tag.log"
+    rm -f "$data" "$data.test" ;;
   shap)
     # perf/upstream_gpu/run.sh shap <dir> <bench_shap> <out> ROWS TREES DEPTH: the same synthetic
     # data (28 features, 10% missing) for both; upstream trains the model on the GPU and times its
@@ -106,6 +119,7 @@ case "${1:-}" in
     tar cJf - -C "$dir/src" lib include python-package | split -b 15M -d - "$prefix.tar.xz.part" ;;
   unpack)
     prefix=$2 dir=$3
-    mkdir -p "$dir/src" && cat "$prefix".tar.xz.part* | tar xJf - -C "$dir/src" ;;
+    mkdir -p "$dir/src" && dir=$(realpath "$dir") && cat "$prefix".tar.xz.part* | tar xJf - -C "$dir/src"
+    drivers "$dir" ;;
   *) echo "usage: perf/upstream_gpu/run.sh source|build|bench|shap|goldens|pack|unpack ..." >&2; exit 2 ;;
 esac
