@@ -111,8 +111,9 @@ class BasicBooster {
   /// Serial or OpenMP), the fit reads X itself when it is row-major in the space's memory, else one
   /// row-major copy made on the space: X goes through the host only for a sketch that reads host
   /// rows (one download; none on the host backends). exact_quantile never does; the default
-  /// upstream_gpu does not for unweighted data of one sketch batch (2^26 values) on one rank
-  /// without a value -0 (gpu_sketch_cuts_on_space), and does otherwise; upstream_cpu always does.
+  /// upstream_gpu does not for unweighted data on one rank without a value -0
+  /// (gpu_sketch_cuts_on_space, any number of sketch batches), and does otherwise; upstream_cpu
+  /// always does.
   /// A View the space cannot read is copied once to a row-major host matrix (none when it already
   /// is one: is_host_row_major) and uploaded. Labels and weights are copied to the host either way
   /// (one float per row). The model equals train() on a HostDMatrix of the same values, byte for

@@ -51,6 +51,15 @@ KOKKOS_INLINE_FUNCTION std::uint32_t sketch_digit(std::uint32_t key, int level) 
   return level == 0 ? key >> 16 : (key >> (16 - 8 * level)) & 0xffu;
 }
 
+/// Which values of the first and the last row of the matrix count_sketch_level counts: those of
+/// features >= first_row_from in row 0 and those of features < last_row_end in the last row (a
+/// sketch batch of upstream's starts and ends at a value position, inside a row). Every value by
+/// default.
+struct SketchRowBounds {
+  std::size_t first_row_from = 0;
+  std::size_t last_row_end = ~std::size_t(0);
+};
+
 namespace detail {
 
 /// Adds one (row, feature) value to its refined bucket's counter (count_sketch_level). A named
@@ -64,10 +73,14 @@ struct SketchCellCounter {
   std::size_t f_begin;
   int level;
   bool weighted;
+  SketchRowBounds bounds{};
+  std::size_t last_row = ~std::size_t(0);
 
   template <class Access>
   KOKKOS_INLINE_FUNCTION void operator()(std::size_t i, std::size_t fb, Access& acc) const {
-    add(i, fb, X(i, f_begin + fb), acc);
+    std::size_t const f = f_begin + fb;
+    if ((i == 0 && f < bounds.first_row_from) || (i == last_row && f >= bounds.last_row_end)) return;
+    add(i, fb, X(i, f), acc);
   }
 
   /// Counts value v of row i, feature f_begin + fb (NaN: nothing).
@@ -97,13 +110,14 @@ struct SketchCellCounter {
 ///   refined. Level 0 has one slot per feature.
 /// - `slot_base` (kSketchLevels × f_count): first slot of feature fb at each level.
 /// - `counts` (slots of `level` · sketch_digits(level)): zeroed by the caller; receives the weights.
+/// - `bounds`: the values of the first and last rows that count (all by default).
 /// Throws std::runtime_error on a level outside [0, kSketchLevels) or a feature range beyond X.
 template <class ExecutionSpace, class Mem>
 void count_sketch_level(ExecutionSpace const& space, Kokkos::View<const float**, Kokkos::LayoutRight, Mem> X,
                         Kokkos::View<const std::uint64_t*, Mem> qweight, std::size_t f_begin, std::size_t f_count,
                         int level, Kokkos::View<const std::int32_t**, Kokkos::LayoutRight, Mem> child,
                         Kokkos::View<const std::uint32_t**, Kokkos::LayoutRight, Mem> slot_base,
-                        Kokkos::View<std::uint64_t*, Mem> counts) {
+                        Kokkos::View<std::uint64_t*, Mem> counts, SketchRowBounds bounds = {}) {
   if (level < 0 || level >= kSketchLevels)
     throw std::runtime_error("count_sketch_level: level " + std::to_string(level) + " outside [0, " +
                              std::to_string(kSketchLevels) + ")");
@@ -115,7 +129,8 @@ void count_sketch_level(ExecutionSpace const& space, Kokkos::View<const float**,
   bool const weighted = qweight.extent(0) != 0;
   Kokkos::Experimental::ScatterView<std::uint64_t*, typename decltype(counts)::array_layout, ExecutionSpace> scatter(
       space, counts);
-  detail::SketchCellCounter<Mem> const add{X, qweight, child, slot_base, f_begin, level, weighted};
+  detail::SketchCellCounter<Mem> const add{X, qweight, child, slot_base, f_begin, level, weighted, bounds,
+                                           rows == 0 ? 0 : rows - 1};
   if constexpr (Kokkos::SpaceAccessibility<ExecutionSpace, Kokkos::HostSpace>::accessible) {
     // Host cores: a block of rows at a time, one feature after the other, so the block's rows and
     // one feature's tables and counters stay in cache (all features' tables do not fit).

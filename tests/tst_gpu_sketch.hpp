@@ -1,6 +1,7 @@
 // sketch_method = upstream_gpu (engine/detail/gpu_sketch.hpp): the radix selection on the
 // execution space gives the host implementation's cuts bit for bit (features below and above the
-// batch budget, few values, all missing, constant, repeated values, zeros, infinities); the
+// batch budget, few values, all missing, constant, repeated values, zeros, infinities; one sketch
+// batch and several, whose ends fall inside rows); the
 // batch layout (values before each batch per feature, rows each batch spans) equals a direct count
 // with small batches; a value -0 (whose bits a cut takes by its row order) goes to the host
 // implementation, which keeps zeros in row order as upstream's stable sort. Against upstream's own cuts: tests/tst_upstream_gpu.hpp.
@@ -74,6 +75,34 @@ TEST_CASE("gpu sketch " TEST_BACKEND ": counted on the execution space, the host
       check_same_cuts(host, *counted);
     }
   }
+}
+
+TEST_CASE("gpu sketch " TEST_BACKEND ": several batches counted on the execution space, the host implementation's cuts",
+          "[sketch][upstream_gpu]") {
+  // batches of a few thousand values: their ends fall inside rows, between missing values, and
+  // the summaries of up to 29 batches are merged
+  auto const hX = sketch_matrix(5000);
+  Kokkos::View<const float**, Kokkos::LayoutRight, TEST_MEMSPACE> X = Kokkos::create_mirror_view_and_copy(TEST_MEMSPACE(), hX);
+  for (std::uint64_t batch_values : {std::uint64_t(1000), std::uint64_t(7777), std::uint64_t(28000)}) {
+    for (int max_bin : {256, 16, 2}) {
+      INFO("batches of " << batch_values << " values, max_bin " << max_bin);
+      auto const host = kboost::gpu_sketch_cuts_from_host<Kokkos::HostSpace>(
+          Kokkos::DefaultHostExecutionSpace(), hX, Kokkos::View<const float*, Kokkos::HostSpace>(), max_bin,
+          kboost::local_collective(), {}, batch_values);
+      auto const counted = kboost::gpu_sketch_cuts_on_space<TEST_MEMSPACE>(TEST_EXECSPACE(), X, max_bin, batch_values);
+      REQUIRE(counted.has_value());
+      check_same_cuts(host, *counted);
+    }
+  }
+  // the batches change the cuts: the one-batch cuts differ from these somewhere
+  auto const one = kboost::gpu_sketch_cuts_from_host<Kokkos::HostSpace>(
+      Kokkos::DefaultHostExecutionSpace(), hX, Kokkos::View<const float*, Kokkos::HostSpace>(), 256);
+  auto const many = kboost::gpu_sketch_cuts_from_host<Kokkos::HostSpace>(
+      Kokkos::DefaultHostExecutionSpace(), hX, Kokkos::View<const float*, Kokkos::HostSpace>(), 256,
+      kboost::local_collective(), {}, 1000);
+  bool differ = one.values.extent(0) != many.values.extent(0);
+  for (std::size_t k = 0; !differ && k < one.values.extent(0); ++k) differ = one.values(k) != many.values(k);
+  CHECK(differ);
 }
 
 TEST_CASE("gpu sketch " TEST_BACKEND ": -0 and +0 keep their row order", "[sketch][upstream_gpu]") {

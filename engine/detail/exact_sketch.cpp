@@ -87,29 +87,36 @@ std::vector<std::size_t> RadixQuantileSelection::chosen(Feature& feature, std::v
   return out;
 }
 
-std::vector<std::int32_t> RadixSelection::refine(std::vector<std::uint64_t> const& counts) {
+std::vector<std::int32_t> RadixSelection::refine(SparseCounts const& counts) {
   if (level_ >= kSketchLevels) throw std::logic_error("RadixSelection::refine after the last level");
   std::vector<std::uint32_t> const base = slot_base();
   std::uint32_t const digits = sketch_digits(level_);
   int const bits = sketch_digit_bits(level_);
-  if (counts.size() != std::size_t(base.back()) * digits)
-    throw std::runtime_error("RadixSelection: " + std::to_string(counts.size()) + " counts for " +
+  if (counts.size != std::size_t(base.back()) * digits || counts.index.size() != counts.count.size())
+    throw std::runtime_error("RadixSelection: " + std::to_string(counts.size) + " counts for " +
                              std::to_string(base.back()) + " buckets");
   bool const last = level_ + 1 == kSketchLevels;
-  std::vector<std::int32_t> table(last ? 0 : counts.size(), -1);
+  std::vector<std::int32_t> table(last ? 0 : counts.size, -1);
   if (last) cuts_.assign(features_.size(), FeatureCuts{});
   std::vector<Bucket> children;
+  std::size_t k = 0;  // the next non-zero counter
   for (std::size_t f = 0; f < features_.size(); ++f) {
     Feature& feature = features_[f];
     children.clear();
-    for (std::uint32_t s = 0; s < feature.slots.size(); ++s) {
-      std::uint64_t below = feature.slots[s].base;
-      for (std::uint32_t d = 0; d < digits; ++d) {
-        std::uint64_t const c = counts[(std::size_t(base[f]) + s) * digits + d];
-        if (c == 0) continue;
-        children.push_back(Bucket{(feature.slots[s].prefix << bits) | d, below, c, s, d});
-        below += c;
+    // the feature's non-zero counters in slot and digit order; each slot's children start at the
+    // weight below the slot
+    std::size_t const end = std::size_t(base[f + 1]) * digits;
+    std::uint32_t slot = ~std::uint32_t(0);
+    std::uint64_t below = 0;
+    for (; k < counts.index.size() && counts.index[k] < end; ++k) {
+      auto const s = static_cast<std::uint32_t>(counts.index[k] / digits - base[f]);
+      auto const d = static_cast<std::uint32_t>(counts.index[k] % digits);
+      if (s != slot) {
+        slot = s;
+        below = feature.slots[s].base;
       }
+      children.push_back(Bucket{(feature.slots[s].prefix << bits) | d, below, counts.count[k], s, d});
+      below += counts.count[k];
     }
     if (level_ == 0) {
       feature.total = children.empty() ? 0 : children.back().base + children.back().weight;
@@ -119,7 +126,7 @@ std::vector<std::int32_t> RadixSelection::refine(std::vector<std::uint64_t> cons
     }
     std::vector<std::size_t> const keep = chosen(feature, children);
     if (last) {
-      cuts_[f] = finish(feature, children, keep);
+      cuts_[f] = finish(f, feature, children, keep);
       continue;
     }
     std::vector<Bucket> next;
@@ -134,7 +141,7 @@ std::vector<std::int32_t> RadixSelection::refine(std::vector<std::uint64_t> cons
   return table;
 }
 
-FeatureCuts RadixQuantileSelection::finish(Feature const&, std::vector<Bucket> const& children,
+FeatureCuts RadixQuantileSelection::finish(std::size_t, Feature const&, std::vector<Bucket> const& children,
                                            std::vector<std::size_t> const& keep) const {
   if (keep.empty()) return empty_feature_cuts();
   std::vector<float> a;

@@ -35,6 +35,13 @@
 
 namespace kboost {
 
+/// The non-zero counters of one counting pass (kernels/quantile_sketch.hpp count_sketch_level):
+/// their indices into the pass's `size` slot-major counters, ascending, and their counts.
+struct SparseCounts {
+  std::size_t size = 0;
+  std::vector<std::uint64_t> index, count;
+};
+
 /// Host half of a radix selection over one batch of features: after each counting pass it
 /// decides which buckets the next pass refines (chosen(): at most max_slots() per feature), and
 /// after the last pass each kept bucket is one key and finish() makes the feature's cuts. The
@@ -53,11 +60,12 @@ class RadixSelection {
   /// Counters per feature the largest level needs (max(65,536, max_slots() · 256)).
   std::size_t max_cells() const;
 
-  /// Takes the counts of the current level (slot_base().back() · sketch_digits(level()), slot-major) and moves to the
-  /// next: returns the child table (same extent; the next level's slot of each refined bucket, −1
-  /// elsewhere). After the last level it returns an empty table and cuts() is ready.
+  /// Takes the non-zero counts of the current level (of slot_base().back() · sketch_digits(level())
+  /// counters, slot-major) and moves to the next: returns the child table (that extent; the next
+  /// level's slot of each refined bucket, −1 elsewhere). After the last level it returns an empty
+  /// table and cuts() is ready.
   /// Throws std::runtime_error on counts of the wrong extent or a total above 2^46.
-  std::vector<std::int32_t> refine(std::vector<std::uint64_t> const& counts);
+  std::vector<std::int32_t> refine(SparseCounts const& counts);
 
   /// The level the next counting pass counts (kSketchLevels once done).
   int level() const { return level_; }
@@ -84,8 +92,9 @@ class RadixSelection {
   /// Indices of the children (the non-empty buckets of the level just counted, in key order) the
   /// next level refines: at most max_slots(), ascending.
   virtual std::vector<std::size_t> chosen(Feature& feature, std::vector<Bucket> const& children) const = 0;
-  /// The feature's cuts from the last level's children (each one key) and those chosen.
-  virtual FeatureCuts finish(Feature const& feature, std::vector<Bucket> const& children,
+  /// The cuts of feature f (of this batch of features) from the last level's children (each one
+  /// key) and those chosen.
+  virtual FeatureCuts finish(std::size_t f, Feature const& feature, std::vector<Bucket> const& children,
                              std::vector<std::size_t> const& keep) const = 0;
   /// Indices of the children holding any of the ascending rank positions `targets`.
   static std::vector<std::size_t> holding(std::vector<std::uint64_t> const& targets, std::vector<Bucket> const& children);
@@ -107,7 +116,7 @@ class RadixQuantileSelection final : public RadixSelection {
 
  private:
   std::vector<std::size_t> chosen(Feature& feature, std::vector<Bucket> const& children) const override;
-  FeatureCuts finish(Feature const& feature, std::vector<Bucket> const& children,
+  FeatureCuts finish(std::size_t f, Feature const& feature, std::vector<Bucket> const& children,
                      std::vector<std::size_t> const& keep) const override;
   int max_bin_;
 };
@@ -144,6 +153,46 @@ Kokkos::View<std::uint64_t*, Mem> sketch_qweight(ExecutionSpace const& space, Ko
     qweight = quantise_sketch_weights(space, weight, sketch_weight_shift(rows, wmax));
   }
   return qweight;
+}
+
+/// The non-zero entries of `counts`, compacted on the execution space in index order (an integer
+/// scan), so only they come to the host: the refined buckets' counters are mostly zero.
+template <class Mem, class ExecutionSpace>
+SparseCounts nonzero_counts(ExecutionSpace const& space, Kokkos::View<const std::uint64_t*, Mem> counts) {
+  std::size_t const n = counts.extent(0);
+  Kokkos::View<std::uint64_t*, Mem> offset(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::sketch::nonzero_at"),
+                                           n + 1);
+  Kokkos::parallel_scan("kboost::sketch::nonzero_at",
+                        Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::size_t>>(space, 0, n + 1),
+                        KOKKOS_LAMBDA(std::size_t i, std::uint64_t & sum, bool const final) {
+                          if (final) offset(i) = sum;
+                          if (i < n) sum += counts(i) != 0 ? 1 : 0;
+                        });
+  std::uint64_t nonzero = 0;
+  counted_deep_copy(Kokkos::View<std::uint64_t, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(&nonzero),
+                    Kokkos::subview(offset, n));
+  Kokkos::View<std::uint64_t**, Kokkos::LayoutRight, Mem> packed(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::sketch::nonzero"), nonzero, 2);
+  Kokkos::parallel_for("kboost::sketch::nonzero",
+                       Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::size_t>>(space, 0, n),
+                       KOKKOS_LAMBDA(std::size_t i) {
+                         if (counts(i) == 0) return;
+                         packed(offset(i), 0) = i;
+                         packed(offset(i), 1) = counts(i);
+                       });
+  std::vector<std::uint64_t> h(2 * nonzero);
+  counted_deep_copy(
+      Kokkos::View<std::uint64_t**, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(h.data(), nonzero, 2),
+      packed);
+  SparseCounts out;
+  out.size = n;
+  out.index.resize(nonzero);
+  out.count.resize(nonzero);
+  for (std::size_t k = 0; k < nonzero; ++k) {
+    out.index[k] = h[2 * k];
+    out.count[k] = h[2 * k + 1];
+  }
+  return out;
 }
 
 /// The body of exact_quantile_cuts (and of the upstream_gpu kernel path) for any matrix storage,
@@ -189,10 +238,8 @@ HistogramCuts<Mem> radix_selection_batches(ExecutionSpace const& space, std::siz
       count_level(Kokkos::View<const std::uint64_t*, Mem>(qweight), f0, fc, level,
                   Kokkos::View<const std::int32_t**, Kokkos::LayoutRight, Mem>(child),
                   Kokkos::View<const std::uint32_t**, Kokkos::LayoutRight, Mem>(slot_base), counts);
-      std::vector<std::uint64_t> h_counts(used);
-      counted_deep_copy(Kokkos::View<std::uint64_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(h_counts.data(), used),
-                        level_counts);
-      std::vector<std::int32_t> const table = select.refine(h_counts);
+      std::vector<std::int32_t> const table =
+          select.refine(nonzero_counts<Mem>(space, Kokkos::View<const std::uint64_t*, Mem>(level_counts)));
       if (level + 1 < kSketchLevels)
         counted_deep_copy(Kokkos::subview(child, level, std::make_pair(std::size_t(0), table.size())),
                           Kokkos::View<const std::int32_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(

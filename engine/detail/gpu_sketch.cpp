@@ -175,11 +175,13 @@ std::uint64_t checked_budget(int max_bin, std::size_t rows) {
 
 }  // namespace
 
-UpstreamGpuSelection::UpstreamGpuSelection(std::size_t n_features, int max_bin, std::size_t rows_in_batch)
+UpstreamGpuSelection::UpstreamGpuSelection(std::size_t n_features, int max_bin, std::size_t rows_in_batch,
+                                           gpu_sketch::GpuFeatureSketch* running)
     : RadixSelection(n_features, checked_budget(max_bin, rows_in_batch)),
       max_bin_(max_bin),
       rows_(rows_in_batch),
-      budget_(gpu_sketch::batch_budget(max_bin, rows_in_batch)) {}
+      budget_(gpu_sketch::batch_budget(max_bin, rows_in_batch)),
+      running_(running) {}
 
 std::vector<std::size_t> UpstreamGpuSelection::chosen(Feature& feature, std::vector<Bucket> const& children) const {
   if (feature.total <= budget_) {
@@ -191,9 +193,10 @@ std::vector<std::size_t> UpstreamGpuSelection::chosen(Feature& feature, std::vec
   return holding(feature.targets, children);
 }
 
-FeatureCuts UpstreamGpuSelection::finish(Feature const& feature, std::vector<Bucket> const& children,
+FeatureCuts UpstreamGpuSelection::finish(std::size_t f, Feature const& feature, std::vector<Bucket> const& children,
                                          std::vector<std::size_t> const& keep) const {
-  gpu_sketch::GpuFeatureSketch sketch(max_bin_);
+  gpu_sketch::GpuFeatureSketch single(max_bin_);
+  gpu_sketch::GpuFeatureSketch& sketch = running_ != nullptr ? running_[f] : single;
   std::vector<std::uint64_t> positions = feature.targets;
   if (feature.total <= budget_) {
     positions.resize(feature.total);

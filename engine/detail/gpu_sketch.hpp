@@ -18,8 +18,9 @@
 /// Two implementations give the same bits: the host one (gpu_sketch_cuts_from_host: each batch of
 /// a feature sorted by a radix sort) for every case, and on the execution space
 /// (gpu_sketch_cuts_on_space: exact_quantile's radix selection, kernels/quantile_sketch.hpp,
-/// counting only the rank positions upstream's prune keeps) for unweighted numerical features of
-/// one batch on one rank without a value -0, the matrix never copied to the host. (Upstream's sort
+/// counting only the rank positions upstream's prune keeps, one batch after the other, each batch's
+/// summaries merged on the host) for unweighted numerical features on one rank without a value -0,
+/// the matrix never copied to the host. (Upstream's sort
 /// keeps -0 and +0 in row order and a cut takes the bits of the value at its rank, so -0 needs the
 /// row order the counts do not keep.)
 #include <Kokkos_Core.hpp>
@@ -28,10 +29,13 @@
 #include <cstdint>
 #include <limits>
 #include <numeric>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include <kboost/core/collective.hpp>
 #include <kboost/core/compat.hpp>
+#include <kboost/core/transfers.hpp>
 #include <kboost/engine/detail/exact_sketch.hpp>
 #include <kboost/engine/detail/gpu_summary.hpp>
 #include <kboost/engine/detail/sketch.hpp>
@@ -176,22 +180,27 @@ inline FeatureCuts gpu_column_cuts(std::size_t f, float const* v, float const* w
   return gpu_feature_cuts(v, w, batches.split.data() + f * (batches.batches + 1), batches, max_bin, sorted);
 }
 
-/// upstream_gpu's policy for the radix selection (one batch of unweighted numerical features):
-/// every bucket while a feature has at most the batch budget of values, else the buckets holding
-/// the positions upstream's prune keeps; finish() is the batch's summary from those positions'
-/// values, merged and queried as upstream's sketch container.
+/// upstream_gpu's policy for the radix selection (one sketch batch of unweighted numerical
+/// features): every bucket while a feature has at most the batch budget of values, else the
+/// buckets holding the positions upstream's prune keeps; finish() is the batch's summary from those
+/// positions' values, pushed into the feature's sketch (upstream's SketchContainer::Push), and
+/// that sketch's cuts.
 class UpstreamGpuSelection final : public RadixSelection {
  public:
+  /// `running`: the sketches of this batch's n_features features over the earlier batches (their
+  /// summaries merged), which finish() pushes this batch into; nullptr for a single batch.
   /// Throws std::runtime_error if max_bin < 2.
-  UpstreamGpuSelection(std::size_t n_features, int max_bin, std::size_t rows_in_batch);
+  UpstreamGpuSelection(std::size_t n_features, int max_bin, std::size_t rows_in_batch,
+                       gpu_sketch::GpuFeatureSketch* running = nullptr);
 
  private:
   std::vector<std::size_t> chosen(Feature& feature, std::vector<Bucket> const& children) const override;
-  FeatureCuts finish(Feature const& feature, std::vector<Bucket> const& children,
+  FeatureCuts finish(std::size_t f, Feature const& feature, std::vector<Bucket> const& children,
                      std::vector<std::size_t> const& keep) const override;
   int max_bin_;
   std::size_t rows_;
   std::uint64_t budget_;
+  gpu_sketch::GpuFeatureSketch* running_;
 };
 
 /// What gpu_sketch_cuts_on_space needs to know of a matrix first.
@@ -246,10 +255,11 @@ template <class Mem, class ExecutionSpace, class RowValues>
 HistogramCuts<Mem> gpu_sketch_host_rows(ExecutionSpace const& space, std::size_t rows, std::size_t features,
                                         Kokkos::View<const float*, Kokkos::HostSpace> hw, int max_bin,
                                         RowValues const& row_values, Collective& comm,
-                                        std::vector<std::uint8_t> const& categorical) {
+                                        std::vector<std::uint8_t> const& categorical,
+                                        std::uint64_t batch_values = gpu_sketch::kBatchValues) {
   check_sketch_inputs(rows, hw.extent(0), max_bin);
   ValueLocator<RowValues> const where(rows, features, row_values);
-  SketchBatches const batches = sketch_batches(where, comm);
+  SketchBatches const batches = sketch_batches(where, comm, batch_values);
   GatheredColumns cols = gather_columns(rows, features, hw, row_values, &where.count);
   // On one rank the columns are whole here, so their batches are sorted first, in parallel; on
   // several, each owner sorts the columns it is sent.
@@ -261,42 +271,155 @@ HistogramCuts<Mem> gpu_sketch_host_rows(ExecutionSpace const& space, std::size_t
                                 });
 }
 
+/// One of upstream's sketch batches of a matrix on the execution space: its values are in rows
+/// [begin_row, end_row), those of the first and last of these rows within `bounds`; `rows` is the
+/// span upstream's budget takes (from the row of its first value to the row of its last).
+struct SpaceBatch {
+  std::size_t begin_row = 0, end_row = 0;
+  SketchRowBounds bounds;
+  std::uint64_t rows = 1;
+};
+
+/// Row of each value position at[k] (< the matrix's values) and the position of that row's first
+/// value, found on the space by a binary search in `start` (rows + 1 exclusive prefix sums of the
+/// rows' value counts).
+template <class Mem, class ExecutionSpace>
+std::vector<std::uint64_t> rows_of_positions(ExecutionSpace const& space, Kokkos::View<const std::uint64_t*, Mem> start,
+                                             std::vector<std::uint64_t> const& at) {
+  Kokkos::View<std::uint64_t*, Mem> found(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::sketch::batch_rows"),
+                                          2 * at.size());
+  Kokkos::View<std::uint64_t*, Mem> d_at(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::sketch::batch_ends"),
+                                         at.size());
+  counted_deep_copy(d_at, Kokkos::View<const std::uint64_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(at.data(), at.size()));
+  std::size_t const rows = start.extent(0) - 1;
+  Kokkos::parallel_for("kboost::sketch::batch_rows",
+                       Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::size_t>>(space, 0, at.size()),
+                       KOKKOS_LAMBDA(std::size_t k) {
+                         std::uint64_t const p = d_at(k);
+                         std::size_t lo = 0, hi = rows;  // the last row i with start(i) <= p
+                         while (lo < hi) {
+                           std::size_t const mid = lo + (hi - lo + 1) / 2;
+                           if (start(mid) <= p) lo = mid;
+                           else hi = mid - 1;
+                         }
+                         found(2 * k) = lo;
+                         found(2 * k + 1) = start(lo);
+                       });
+  std::vector<std::uint64_t> out(2 * at.size());
+  counted_deep_copy(Kokkos::View<std::uint64_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(out.data(), out.size()),
+                    found);
+  return out;
+}
+
+/// The feature of the `k`-th non-missing value of row `row` of X (one row downloaded).
+template <class Mem>
+std::size_t feature_of_value(Kokkos::View<const float**, Kokkos::LayoutRight, Mem> X, std::size_t row, std::uint64_t k) {
+  std::vector<float> h(X.extent(1));
+  counted_deep_copy(Kokkos::View<float*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(h.data(), h.size()),
+                    Kokkos::subview(X, row, Kokkos::ALL()));
+  for (std::size_t f = 0; f < h.size(); ++f)
+    if (h[f] == h[f] && k-- == 0) return f;
+  throw std::logic_error("feature_of_value: row " + std::to_string(row) + " has fewer values than the batch layout says");
+}
+
+/// The sketch batches of X (`values` non-missing values, batch_values each): the rows' value counts
+/// summed on the space (an integer scan), each batch's first and last value located there; one row
+/// comes to the host per batch end.
+template <class Mem, class ExecutionSpace>
+std::vector<SpaceBatch> space_batches(ExecutionSpace const& space, Kokkos::View<const float**, Kokkos::LayoutRight, Mem> X,
+                                      std::uint64_t values, std::uint64_t batch_values) {
+  std::size_t const rows = X.extent(0);
+  Kokkos::View<std::uint64_t*, Mem> start(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::sketch::row_start"),
+                                          rows + 1);
+  DenseRowCount<Mem, false> const count{X};
+  Kokkos::parallel_scan("kboost::sketch::row_start",
+                        Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::size_t>>(space, 0, rows + 1),
+                        KOKKOS_LAMBDA(std::size_t i, std::uint64_t & sum, bool const final) {
+                          if (final) start(i) = sum;
+                          if (i < rows) sum += static_cast<std::uint64_t>(count(i));
+                        });
+  std::size_t const n = static_cast<std::size_t>((values + batch_values - 1) / batch_values);
+  std::vector<std::uint64_t> at;  // each batch's first and last value position
+  for (std::size_t b = 0; b < n; ++b) {
+    at.push_back(b * batch_values);
+    at.push_back(std::min(values, (b + 1) * batch_values) - 1);
+  }
+  std::vector<std::uint64_t> const found = rows_of_positions<Mem>(space, Kokkos::View<const std::uint64_t*, Mem>(start), at);
+  std::vector<SpaceBatch> out(n);
+  for (std::size_t b = 0; b < n; ++b) {
+    std::size_t const first = found[4 * b], last = found[4 * b + 2];
+    out[b].begin_row = first;
+    out[b].end_row = last + 1;
+    out[b].bounds.first_row_from = feature_of_value<Mem>(X, first, at[2 * b] - found[4 * b + 1]);
+    out[b].bounds.last_row_end = feature_of_value<Mem>(X, last, at[2 * b + 1] - found[4 * b + 3]) + 1;
+    out[b].rows = last - first + 1;
+  }
+  return out;
+}
+
+/// The radix selection of one sketch batch of X (upstream_gpu's policy), its summaries pushed into
+/// `running` (X's features' sketches, or nullptr for X's only batch): the cuts of the sketches.
+template <class Mem, class ExecutionSpace>
+HistogramCuts<Mem> space_batch_cuts(ExecutionSpace const& space, Kokkos::View<const float**, Kokkos::LayoutRight, Mem> X,
+                                    int max_bin, SpaceBatch const& batch, gpu_sketch::GpuFeatureSketch* running) {
+  Kokkos::View<const float**, Kokkos::LayoutRight, Mem> const rows =
+      Kokkos::subview(X, std::make_pair(batch.begin_row, batch.end_row), Kokkos::ALL());
+  std::size_t next = 0;  // the first feature of the selection made next (features in order)
+  return radix_selection_batches<Mem>(
+      space, rows.extent(0), rows.extent(1), Kokkos::View<const float*, Mem>(),
+      [&](std::size_t n) {
+        UpstreamGpuSelection select(n, max_bin, batch.rows, running != nullptr ? running + next : nullptr);
+        next += n;
+        return select;
+      },
+      [&](auto qweight, std::size_t f0, std::size_t fc, int level, auto child, auto slot_base, auto counts) {
+        count_sketch_level(space, rows, qweight, f0, fc, level, child, slot_base, counts, batch.bounds);
+      });
+}
+
 }  // namespace detail
 
 /// Cuts of host matrix hX (rows × features, NaN = missing; this rank's rows of the job) with host
 /// sample weights `hw` (rows, or extent 0 = all 1) by upstream 3.4.1's GPU sketch (file comment),
-/// returned in memory space `Mem`; categorical: as sketch_cuts_from_host's. Throws
-/// std::runtime_error on max_bin < 2 or a weight extent that is neither 0 nor rows.
+/// returned in memory space `Mem`; categorical: as sketch_cuts_from_host's; `batch_values`: values
+/// per sketch batch (upstream's; smaller in tests). Throws std::runtime_error on max_bin < 2 or a
+/// weight extent that is neither 0 nor rows.
 template <class Mem, class ExecutionSpace>
 HistogramCuts<Mem> gpu_sketch_cuts_from_host(ExecutionSpace const& space,
                                              Kokkos::View<const float**, Kokkos::LayoutRight, Kokkos::HostSpace> hX,
                                              Kokkos::View<const float*, Kokkos::HostSpace> hw, int max_bin,
                                              Collective& comm = local_collective(),
-                                             std::vector<std::uint8_t> const& categorical = {}) {
+                                             std::vector<std::uint8_t> const& categorical = {},
+                                             std::uint64_t batch_values = gpu_sketch::kBatchValues) {
   compat::ScopedRegion region("kboost::hist_cuts::gpu_sketch_cuts_from_host");
   return detail::gpu_sketch_host_rows<Mem>(space, hX.extent(0), hX.extent(1), hw, max_bin, detail::dense_row_values(hX),
-                                           comm, categorical);
+                                           comm, categorical, batch_values);
 }
 
 /// gpu_sketch_cuts_from_host's cuts of X (rows × features in memory space `Mem`, NaN = missing,
 /// unweighted, every feature numerical, this process the job's only rank) counted on the execution
-/// space (file comment), or nullopt when X holds more than one sketch batch of values or a value
-/// -0 (the host implementation takes those). Throws std::runtime_error on max_bin < 2.
+/// space (file comment), or nullopt when X holds a value -0 (the host implementation takes it).
+/// `batch_values`: values per sketch batch (upstream's; smaller in tests). Only the batches'
+/// boundary rows and the selection's counts come to the host. Throws std::runtime_error on
+/// max_bin < 2.
 template <class Mem, class ExecutionSpace>
 std::optional<HistogramCuts<Mem>> gpu_sketch_cuts_on_space(ExecutionSpace const& space,
                                                            Kokkos::View<const float**, Kokkos::LayoutRight, Mem> X,
-                                                           int max_bin) {
+                                                           int max_bin,
+                                                           std::uint64_t batch_values = gpu_sketch::kBatchValues) {
   compat::ScopedRegion region("kboost::hist_cuts::gpu_sketch_cuts_on_space");
   detail::ValueSpan const span = detail::span_and_values<Mem>(space, X.extent(0), detail::DenseRowCount<Mem, false>{X},
                                                               detail::DenseRowCount<Mem, true>{X});
-  if (span.values > gpu_sketch::kBatchValues || span.negative_zeros > 0) return std::nullopt;
-  std::size_t const rows_in_batch = span.rows;
-  return detail::radix_selection_batches<Mem>(
-      space, X.extent(0), X.extent(1), Kokkos::View<const float*, Mem>(),
-      [max_bin, rows = rows_in_batch](std::size_t n) { return detail::UpstreamGpuSelection(n, max_bin, rows); },
-      [&](auto qweight, std::size_t f0, std::size_t fc, int level, auto child, auto slot_base, auto counts) {
-        count_sketch_level(space, X, qweight, f0, fc, level, child, slot_base, counts);
-      });
+  if (span.negative_zeros > 0) return std::nullopt;
+  if (span.values <= batch_values)
+    return detail::space_batch_cuts<Mem>(space, X, max_bin, detail::SpaceBatch{0, X.extent(0), {}, span.rows}, nullptr);
+  // Several batches: each one's summary merged into the features' sketches in batch order; the
+  // last batch's cuts are those of the merged sketches.
+  std::vector<gpu_sketch::GpuFeatureSketch> running(X.extent(1), gpu_sketch::GpuFeatureSketch(max_bin));
+  std::optional<HistogramCuts<Mem>> cuts;
+  for (detail::SpaceBatch const& b : detail::space_batches<Mem>(space, X, span.values, batch_values))
+    cuts = detail::space_batch_cuts<Mem>(space, X, max_bin, b, running.data());
+  return cuts;
 }
 
 /// gpu_sketch_cuts_from_host of a host CSR matrix (as sketch_cuts_from_host_csr's arguments):
