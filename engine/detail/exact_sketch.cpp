@@ -1,6 +1,7 @@
 /// \file exact_sketch.cpp
 /// Host half of the exact quantile sketch (engine/detail/exact_sketch.hpp).
 #include <kboost/engine/detail/exact_sketch.hpp>
+#include <kboost/engine/detail/sketch.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -91,54 +92,67 @@ std::vector<std::int32_t> RadixSelection::refine(SparseCounts const& counts) {
   if (level_ >= kSketchLevels) throw std::logic_error("RadixSelection::refine after the last level");
   std::vector<std::uint32_t> const base = slot_base();
   std::uint32_t const digits = sketch_digits(level_);
-  int const bits = sketch_digit_bits(level_);
   if (counts.size != std::size_t(base.back()) * digits || counts.index.size() != counts.count.size())
     throw std::runtime_error("RadixSelection: " + std::to_string(counts.size) + " counts for " +
                              std::to_string(base.back()) + " buckets");
   bool const last = level_ + 1 == kSketchLevels;
   std::vector<std::int32_t> table(last ? 0 : counts.size, -1);
   if (last) cuts_.assign(features_.size(), FeatureCuts{});
-  std::vector<Bucket> children;
-  std::size_t k = 0;  // the next non-zero counter
-  for (std::size_t f = 0; f < features_.size(); ++f) {
-    Feature& feature = features_[f];
-    children.clear();
-    // the feature's non-zero counters in slot and digit order; each slot's children start at the
-    // weight below the slot
-    std::size_t const end = std::size_t(base[f + 1]) * digits;
-    std::uint32_t slot = ~std::uint32_t(0);
-    std::uint64_t below = 0;
-    for (; k < counts.index.size() && counts.index[k] < end; ++k) {
-      auto const s = static_cast<std::uint32_t>(counts.index[k] / digits - base[f]);
-      auto const d = static_cast<std::uint32_t>(counts.index[k] % digits);
-      if (s != slot) {
-        slot = s;
-        below = feature.slots[s].base;
-      }
-      children.push_back(Bucket{(feature.slots[s].prefix << bits) | d, below, counts.count[k], s, d});
-      below += counts.count[k];
-    }
-    if (level_ == 0) {
-      feature.total = children.empty() ? 0 : children.back().base + children.back().weight;
-      if (feature.total >= kMaxTotal)
-        throw std::runtime_error("sketch_cuts: a feature's total weight " + std::to_string(feature.total) +
-                                 " exceeds 2^46 fixed-point units");
-    }
-    std::vector<std::size_t> const keep = chosen(feature, children);
-    if (last) {
-      cuts_[f] = finish(f, feature, children, keep);
-      continue;
-    }
-    std::vector<Bucket> next;
-    for (std::size_t j : keep) {
-      Bucket const& c = children[j];
-      table[(std::size_t(base[f]) + c.slot) * digits + c.digit] = static_cast<std::int32_t>(next.size());
-      next.push_back(c);
-    }
-    feature.slots = std::move(next);
-  }
+  // Features are independent (each writes its own slots, cuts and table range): one host task
+  // each. A task cannot throw across its thread, so an over-large total is reported after them.
+  std::vector<std::uint8_t> too_heavy(features_.size(), 0);
+  detail::run_on_host_threads(features_.size(), [&](std::size_t f) {
+    too_heavy[f] = refine_feature(f, counts, base, table) ? 0 : 1;
+  });
+  for (std::size_t f = 0; f < features_.size(); ++f)
+    if (too_heavy[f] != 0)
+      throw std::runtime_error("sketch_cuts: a feature's total weight " + std::to_string(features_[f].total) +
+                               " exceeds 2^46 fixed-point units");
   ++level_;
   return table;
+}
+
+bool RadixSelection::refine_feature(std::size_t f, SparseCounts const& counts, std::vector<std::uint32_t> const& base,
+                                    std::vector<std::int32_t>& table) {
+  std::uint32_t const digits = sketch_digits(level_);
+  int const bits = sketch_digit_bits(level_);
+  bool const last = level_ + 1 == kSketchLevels;
+  Feature& feature = features_[f];
+  // the feature's non-zero counters in slot and digit order; each slot's children start at the
+  // weight below the slot
+  std::size_t const begin = std::size_t(base[f]) * digits, end = std::size_t(base[f + 1]) * digits;
+  std::size_t k = static_cast<std::size_t>(std::lower_bound(counts.index.begin(), counts.index.end(), begin) -
+                                           counts.index.begin());
+  std::vector<Bucket> children;
+  std::uint32_t slot = ~std::uint32_t(0);
+  std::uint64_t below = 0;
+  for (; k < counts.index.size() && counts.index[k] < end; ++k) {
+    auto const s = static_cast<std::uint32_t>(counts.index[k] / digits - base[f]);
+    auto const d = static_cast<std::uint32_t>(counts.index[k] % digits);
+    if (s != slot) {
+      slot = s;
+      below = feature.slots[s].base;
+    }
+    children.push_back(Bucket{(feature.slots[s].prefix << bits) | d, below, counts.count[k], s, d});
+    below += counts.count[k];
+  }
+  if (level_ == 0) {
+    feature.total = children.empty() ? 0 : children.back().base + children.back().weight;
+    if (feature.total >= kMaxTotal) return false;
+  }
+  std::vector<std::size_t> const keep = chosen(feature, children);
+  if (last) {
+    cuts_[f] = finish(f, feature, children, keep);
+    return true;
+  }
+  std::vector<Bucket> next;
+  for (std::size_t j : keep) {
+    Bucket const& c = children[j];
+    table[(std::size_t(base[f]) + c.slot) * digits + c.digit] = static_cast<std::int32_t>(next.size());
+    next.push_back(c);
+  }
+  feature.slots = std::move(next);
+  return true;
 }
 
 FeatureCuts RadixQuantileSelection::finish(std::size_t, Feature const&, std::vector<Bucket> const& children,
