@@ -17,7 +17,7 @@
 ///                   [--sketch upstream_gpu] [--compare-global 0] [--compare-input 0]
 ///                   [--grow-policy depthwise] [--max-leaves 0] [--missing none|third_half]
 ///                   [--compare-lookahead 0] [--objective binary:logistic] [--num-class 0]
-///                   [--test-rows 0]
+///                   [--test-rows 0] [--warmup 1]
 /// --compare-lookahead 1 pairs each tuned fit with one that expands one lossguide node per step
 /// (kboost_lossguide_lookahead 0) instead of the global-atomic fit; the CSV's grow_steps column
 /// counts the device steps of the trees.
@@ -25,6 +25,8 @@
 /// K noisy linear scores). --test-rows N draws N held-out rows after the training rows and prints
 /// the first fit's held-out metric (auc for binary:logistic, mlogloss for multi:softprob; every
 /// fit's model is the first one's, bytes checked), also in the CSV's test_metric column.
+/// --warmup 0 leaves out the two warm-up fits: the first timed fit then also loads every kernel
+/// (JIT-compiling PTX where the device needs it, unless CUDA's compute cache holds it already).
 /// --write-data writes the data for other tools: int64 rows, int64 features, rows × features
 /// float32 (row-major), rows float32 labels; the held-out rows in the same format to FILE.test. --tune-dir sets KBOOST_TUNE_DIR (default: a fresh
 /// directory under /tmp, so the first fit always tunes).
@@ -204,7 +206,8 @@ int main(int argc, char* argv[]) {
                                        {"tune-dir", ""},     {"sketch", "upstream_gpu"}, {"compare-global", "0"},
                                        {"compare-input", "0"},  {"grow-policy", "depthwise"}, {"max-leaves", "0"},
                                        {"missing", "none"},     {"compare-lookahead", "0"},
-                                       {"objective", "binary:logistic"}, {"num-class", "0"}, {"test-rows", "0"}};
+                                       {"objective", "binary:logistic"}, {"num-class", "0"}, {"test-rows", "0"},
+                                       {"warmup", "1"}};
   CLI::App app{"kboost GPU benchmark"};
   for (auto& [key, value] : a) app.add_option("--" + key, value)->default_val(value);
   CLI11_PARSE(app, argc, argv);
@@ -262,8 +265,9 @@ int main(int argc, char* argv[]) {
     std::string const other = compare_lookahead ? "one_per_step" : "global";
     auto const tuned = with({});
     // Warm-up: every kernel loaded (and JIT-compiled from PTX where the device needs it) on a
-    // subset below the tuner's row threshold, once per histogram kernel.
-    {
+    // subset below the tuner's row threshold, once per histogram kernel. --warmup 0 leaves it out,
+    // so the first fit is a new process's (loading, JIT, tuning).
+    if (a["warmup"] != "0") {
       std::size_t const sub = std::min<std::size_t>(rows, 50000);
       kboost::HostDMatrix w = d;
       w.n_rows = sub;

@@ -13,6 +13,8 @@
 #   d8_10m      10M × 28, 100 rounds, depth 8
 #   lossguide   4M × 60, every third feature missing in half the rows, lossguide 255 leaves, 200 rounds
 #   softprob    2M × 40, multi:softprob 7 classes, depth 8, 100 rounds
+# Before them, a new process's fit (no warm-up, empty CUDA compute cache) of the first shape:
+# first_process.csv/.log.
 # SUITE_REPEATS (2): kboost's timed fits after its first; SUITE_UPSTREAM_FITS (2): upstream's fits
 # (the first builds its sketch, later ones reuse it); SUITE_TEST_ROWS (200000) held-out rows;
 # SUITE_SKETCH (upstream_gpu): kboost_sketch_method.
@@ -34,6 +36,16 @@ shape() {  # name rows rounds depth [VAR=value ...]: one run.sh bench with the s
   env "$@" bash "$repo/perf/upstream_gpu/run.sh" bench "$xgb" "$kb" "$out" "$rows" "$rounds" "$depth" "$sketch" ||
     echo "$name: run.sh bench failed (exit $?)"
 }
+
+# A new process on a new machine: the first shape's first fit without warm-up fits and with an
+# empty CUDA compute cache, so it includes loading the kernels (and JIT-compiling PTX where the
+# device needs it) and tuning.
+echo "== first process: 1M x 28, 500 rounds, depth 8, no warm-up, empty CUDA compute cache ($(date +%T))"
+first_cache=$(mktemp -d)
+CUDA_CACHE_PATH=$first_cache "$kb/perf/bench_train_gpu" --rows 1000000 --features 28 --rounds 500 --depth 8 \
+  --repeats 1 --warmup 0 --sketch "$sketch" --csv "$out/first_process.csv" >"$out/first_process.log" 2>&1 ||
+  echo "first process: bench_train_gpu failed (exit $?)"
+rm -rf "$first_cache"
 
 for s in ${SUITE_SHAPES:-d8_1m d6_10m d8_10m lossguide softprob}; do
   case "$s" in

@@ -53,6 +53,13 @@ def main():
     print("|---|---|---|---|---|---|---|---|---|---|")
     for tag in tags:
         print(shape_row(out, tag))
+    first = os.path.join(out, "first_process.csv")
+    if os.path.exists(first):
+        kb = rows_of(first)
+        t = {r["mode"]: float(r["wall_s"]) for r in kb}
+        print()
+        print(f"New process, 1M x 28 x 500 rounds depth 8, no warm-up, empty CUDA compute cache: first fit "
+              f"{t.get('tuned_first', float('nan')):.2f} s, the next fit in that process {t.get('tuned', float('nan')):.2f} s.")
     print()
     print("Held-out metric: auc for binary:logistic (higher is better), mlogloss for multi:softprob "
           "(lower is better). kboost's first fit includes the histogram tuner; upstream's first fit "
