@@ -206,7 +206,8 @@ Runner add_train(CLI::App& app, int* threads) {
   sub->allow_extras();
   sub->add_option("--data", args->data, "REQUIRED (or data in --config): training data file");
   sub->add_option("--objective", args->objective, "objective, e.g. binary:logistic, reg:squarederror");
-  sub->add_option("--num-round,--num_round", args->num_round, "boosting rounds (>= 0, default 10)");
+  sub->add_option("--num-round,--num_round", args->num_round, "boosting rounds (>= 0, default 10)")
+      ->type_name("INT >= 0");
   sub->add_option("--eval", args->evals, "name=file, scored after every round (repeatable)");
   sub->add_option("--config", args->config,
                   "XGBoost CLI config file: `key = value` lines (any option below, by its name; eval[name] = file); "
