@@ -3,6 +3,9 @@
 /// The few Kokkos API differences between 3.4.01 and 4.x that kboost touches, in one place.
 /// Everything else in kboost uses Kokkos API that is identical in both.
 #include <Kokkos_Core.hpp>
+#if defined(KOKKOS_ENABLE_OPENMP)
+#include <omp.h>
+#endif
 
 #include <cstdlib>
 #include <stdexcept>
@@ -43,10 +46,6 @@ inline bool host_has_fma() {
   return false;
 #endif
 }
-
-/// Host mirror type of a View (`HostMirror` in 3.x/4.x, `host_mirror_type` from 4.x on).
-template <class View>
-using host_mirror_t = typename View::HostMirror;
 
 /// Most host threads kboost lets Kokkos start: Kokkos 3.4's OpenMP backend holds per-thread state
 /// in fixed arrays of OpenMPExec::MAX_THREAD_COUNT = 512 entries (Kokkos_OpenMP_Exec.hpp) and
@@ -109,15 +108,22 @@ inline bool is_finalized() {
 #endif
 }
 
-/// Whether the calling thread may launch a kernel on `space`. Kokkos 3.4's OpenMP backend accepts
-/// launches only from the thread that initialised it and not from inside an OpenMP parallel region
-/// (OpenMP::in_parallel); 4.x accepts any thread (OpenMP::in_parallel is deprecated there). Other
-/// spaces: always.
+/// Whether the calling thread may launch a kernel on `space`. The OpenMP backend: not from inside
+/// the caller's own OpenMP parallel region (Kokkos 4.x runs such a launch serially with the thread
+/// data of the caller's OpenMP thread number, which a pool smaller than the caller's team does not
+/// have; Kokkos 5 deprecates such launches); Kokkos 3.4 also accepts launches only from the thread
+/// that initialised it (OpenMP::in_parallel, deprecated in 4.x). Other spaces: always.
 template <class ExecutionSpace>
 bool can_launch_here(ExecutionSpace const& space) {
   (void)space;
-#if defined(KOKKOS_ENABLE_OPENMP) && KOKKOS_VERSION < 40000
-  if constexpr (std::is_same<ExecutionSpace, Kokkos::OpenMP>::value) return !Kokkos::OpenMP::in_parallel();
+#if defined(KOKKOS_ENABLE_OPENMP)
+  if constexpr (std::is_same<ExecutionSpace, Kokkos::OpenMP>::value) {
+#if KOKKOS_VERSION < 40000
+    return !Kokkos::OpenMP::in_parallel();
+#else
+    return omp_in_parallel() == 0;
+#endif
+  }
 #endif
   return true;
 }

@@ -4,7 +4,6 @@
 /// weights and query groups, held in Kokkos Views of one memory space; and host_dmatrix, the one
 /// way to make a HostDMatrix from a caller's Views or C arrays.
 #include <Kokkos_Core.hpp>
-#include <KokkosSparse_CrsMatrix.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -13,6 +12,8 @@
 #include <string>
 #include <type_traits>
 #include <vector>
+
+#include <kboost/core/csr_matrix.hpp>
 
 namespace kboost {
 
@@ -75,7 +76,7 @@ struct DMatrix {
   using execution_space = typename MemorySpace::execution_space;
   using device_type = Kokkos::Device<execution_space, memory_space>;
   using dense_type = Kokkos::View<float**, Kokkos::LayoutRight, MemorySpace>;
-  using csr_type = KokkosSparse::CrsMatrix<float, std::int32_t, device_type, void, std::int64_t>;
+  using csr_type = CsrMatrix<device_type>;
 
   std::size_t n_rows = 0;
   std::size_t n_features = 0;

@@ -170,6 +170,11 @@ int kboost_finalize(void) {
   return guarded("kboost_finalize", [] {
     std::lock_guard<std::mutex> lock(kokkos_mutex);
     if (!kboost_initialized_kokkos) return;
+    // A model holds Views and an execution space, which must not outlive Kokkos (Kokkos 5.1
+    // enforces it for execution spaces).
+    if (!live_models.empty())
+      throw std::runtime_error(std::to_string(live_models.size()) +
+                               " model(s) still alive: free them (kboost_model_free) before kboost_finalize");
     Kokkos::finalize();
     kboost_initialized_kokkos = false;
     kboost_finalized_kokkos = true;

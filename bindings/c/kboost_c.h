@@ -15,8 +15,9 @@
  *    (OMP_NUM_THREADS) when the program has not, and kboost finalises it at exit, after freeing the
  *    models still alive. A program that manages Kokkos itself starts it before its first kboost
  *    call (kboost then leaves it alone), or calls kboost_initialize() / kboost_finalize() to choose
- *    when kboost starts and ends it; free every model before kboost_finalize(). No kboost call works
- *    after Kokkos is finalised.
+ *    when kboost starts and ends it; free every model before kboost_finalize(), which fails
+ *    (KBOOST_ERROR, Kokkos left running) while one is alive. No kboost call works after Kokkos is
+ *    finalised.
  *
  * ABI compatibility rule: within one KBOOST_C_ABI_VERSION, functions and enum values are only ever
  * added, never changed or removed, and no struct is exposed; a program built against an older

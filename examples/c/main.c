@@ -45,7 +45,8 @@ int main(int argc, char** argv) {
   int col_major = 0, flags = 0, keep_model = 0;
   for (int i = 3; i < argc; ++i) {
     if (strcmp(argv[i], "--col-major") == 0) col_major = 1;
-    if (strcmp(argv[i], "--keep-model") == 0) keep_model = 1; /* left for kboost to free at exit */
+    /* left for kboost to free at exit, after checking that kboost_finalize refuses while it lives */
+    if (strcmp(argv[i], "--keep-model") == 0) keep_model = 1;
     if (strcmp(argv[i], "--margin") == 0) flags |= KBOOST_OUTPUT_MARGIN;
   }
   /* No kboost_initialize: the first call starts Kokkos, and kboost finalises it at exit. */
@@ -70,6 +71,11 @@ int main(int argc, char** argv) {
     for (int64_t k = 0; k < n_outputs; ++k) printf("%.9g%c", out[r * n_outputs + k], k + 1 < n_outputs ? ',' : '\n');
   free(out);
   free(x);
-  if (!keep_model) kboost_model_free(model);
+  if (keep_model) {
+    /* kboost started Kokkos: it refuses to end it while a model is alive */
+    if (kboost_finalize() == 0) return fprintf(stderr, "predict_c: kboost_finalize succeeded with a model alive\n"), 1;
+  } else {
+    kboost_model_free(model);
+  }
   return 0;
 }
