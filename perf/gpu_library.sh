@@ -21,13 +21,16 @@ if [ "$mode" = bundle ]; then
   rm -rf "$bundle" && mkdir -p "$bundle"/{bin,lib,ref,shared} && bundle=$(cd "$bundle" && pwd)
   cmake --install "$build" --prefix "$bundle/prefix" >/dev/null
   wrapper=$(grep -m1 '^CMAKE_CXX_COMPILER:' "$build/CMakeCache.txt" | cut -d= -f2)
+  # the downstream projects name the Kokkos install themselves, as a code with its own Kokkos does
+  kokkos_root=$(cd "$(grep -m1 '^Kokkos_DIR:' "$build/CMakeCache.txt" | cut -d= -f2)/../../.." && pwd)
+  echo "downstream builds: Kokkos_ROOT=$kokkos_root, CMAKE_CXX_COMPILER=$wrapper" | tee "$bundle/ref/downstream.txt"
   for p in c cpp-views device-forest fortran train; do
     cmake -S "$repo/examples/$p" -B "$bundle/build-$p" -G Ninja -Dkboost_ROOT="$bundle/prefix" \
-      -DCMAKE_CXX_COMPILER="$wrapper" >/dev/null
+      -DKokkos_ROOT="$kokkos_root" -DCMAKE_CXX_COMPILER="$wrapper" >/dev/null
     cmake --build "$bundle/build-$p" >/dev/null
   done
   cmake -S "$repo/perf/device_forest" -B "$bundle/build-bench" -G Ninja -Dkboost_ROOT="$bundle/prefix" \
-    -DCMAKE_CXX_COMPILER="$wrapper" >/dev/null
+    -DKokkos_ROOT="$kokkos_root" -DCMAKE_CXX_COMPILER="$wrapper" >/dev/null
   cmake --build "$bundle/build-bench" >/dev/null
   cp "$bundle"/build-c/predict_c "$bundle"/build-cpp-views/predict_views "$bundle"/build-device-forest/particles \
      "$bundle"/build-fortran/predict_f "$bundle"/build-train/train "$bundle"/build-bench/bench_device_forest \
