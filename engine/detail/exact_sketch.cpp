@@ -91,18 +91,17 @@ std::vector<std::size_t> RadixQuantileSelection::chosen(Feature& feature, std::v
 std::vector<std::int32_t> RadixSelection::refine(SparseCounts const& counts) {
   if (level_ >= kSketchLevels) throw std::logic_error("RadixSelection::refine after the last level");
   std::vector<std::uint32_t> const base = slot_base();
-  std::uint32_t const digits = sketch_digits(level_);
-  if (counts.size != std::size_t(base.back()) * digits || counts.index.size() != counts.count.size())
+  Level const level{sketch_digits(level_), sketch_digit_bits(level_), level_ + 1 == kSketchLevels};
+  if (counts.size != std::size_t(base.back()) * level.digits || counts.index.size() != counts.count.size())
     throw std::runtime_error("RadixSelection: " + std::to_string(counts.size) + " counts for " +
                              std::to_string(base.back()) + " buckets");
-  bool const last = level_ + 1 == kSketchLevels;
-  std::vector<std::int32_t> table(last ? 0 : counts.size, -1);
-  if (last) cuts_.assign(features_.size(), FeatureCuts{});
+  std::vector<std::int32_t> table(level.last ? 0 : counts.size, -1);
+  if (level.last) cuts_.assign(features_.size(), FeatureCuts{});
   // Features are independent (each writes its own slots, cuts and table range): one host task
   // each. A task cannot throw across its thread, so an over-large total is reported after them.
   std::vector<std::uint8_t> too_heavy(features_.size(), 0);
   detail::run_on_host_threads(features_.size(), [&](std::size_t f) {
-    too_heavy[f] = refine_feature(f, counts, base, table) ? 0 : 1;
+    too_heavy[f] = refine_feature(f, level, counts, base, table) ? 0 : 1;
   });
   for (std::size_t f = 0; f < features_.size(); ++f)
     if (too_heavy[f] != 0)
@@ -112,11 +111,9 @@ std::vector<std::int32_t> RadixSelection::refine(SparseCounts const& counts) {
   return table;
 }
 
-bool RadixSelection::refine_feature(std::size_t f, SparseCounts const& counts, std::vector<std::uint32_t> const& base,
-                                    std::vector<std::int32_t>& table) {
-  std::uint32_t const digits = sketch_digits(level_);
-  int const bits = sketch_digit_bits(level_);
-  bool const last = level_ + 1 == kSketchLevels;
+bool RadixSelection::refine_feature(std::size_t f, Level const& level, SparseCounts const& counts,
+                                    std::vector<std::uint32_t> const& base, std::vector<std::int32_t>& table) {
+  std::uint32_t const digits = level.digits;
   Feature& feature = features_[f];
   // the feature's non-zero counters in slot and digit order; each slot's children start at the
   // weight below the slot
@@ -133,7 +130,7 @@ bool RadixSelection::refine_feature(std::size_t f, SparseCounts const& counts, s
       slot = s;
       below = feature.slots[s].base;
     }
-    children.push_back(Bucket{(feature.slots[s].prefix << bits) | d, below, counts.count[k], s, d});
+    children.push_back(Bucket{(feature.slots[s].prefix << level.bits) | d, below, counts.count[k], s, d});
     below += counts.count[k];
   }
   if (level_ == 0) {
@@ -141,7 +138,7 @@ bool RadixSelection::refine_feature(std::size_t f, SparseCounts const& counts, s
     if (feature.total >= kMaxTotal) return false;
   }
   std::vector<std::size_t> const keep = chosen(feature, children);
-  if (last) {
+  if (level.last) {
     cuts_[f] = finish(f, feature, children, keep);
     return true;
   }

@@ -96,10 +96,16 @@ class RadixSelection {
   /// key) and those chosen.
   virtual FeatureCuts finish(std::size_t f, Feature const& feature, std::vector<Bucket> const& children,
                              std::vector<std::size_t> const& keep) const = 0;
+  /// The level being refined: counters per bucket, bits per digit, whether it is the last.
+  struct Level {
+    std::uint32_t digits;
+    int bits;
+    bool last;
+  };
   /// refine() for feature f (its children from `counts`, then chosen() or finish(); its range of
   /// `table` written); false when its total weight reaches 2^46.
-  bool refine_feature(std::size_t f, SparseCounts const& counts, std::vector<std::uint32_t> const& base,
-                      std::vector<std::int32_t>& table);
+  bool refine_feature(std::size_t f, Level const& level, SparseCounts const& counts,
+                      std::vector<std::uint32_t> const& base, std::vector<std::int32_t>& table);
   /// Indices of the children holding any of the ascending rank positions `targets`.
   static std::vector<std::size_t> holding(std::vector<std::uint64_t> const& targets, std::vector<Bucket> const& children);
 

@@ -280,19 +280,21 @@ struct SpaceBatch {
   std::uint64_t rows = 1;
 };
 
-/// Row of each value position at[k] (< the matrix's values) and the position of that row's first
-/// value, found on the space by a binary search in `start` (rows + 1 exclusive prefix sums of the
-/// rows' value counts).
+/// Where each value position at[k] (< X's non-missing values, in row-major order) is: its row and
+/// its feature, found on the space (a binary search in `start`, X's rows + 1 exclusive prefix sums
+/// of the rows' value counts, then a walk along the row) and downloaded at once: out[2k] the row,
+/// out[2k + 1] the feature.
 template <class Mem, class ExecutionSpace>
-std::vector<std::uint64_t> rows_of_positions(ExecutionSpace const& space, Kokkos::View<const std::uint64_t*, Mem> start,
-                                             std::vector<std::uint64_t> const& at) {
-  Kokkos::View<std::uint64_t*, Mem> found(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::sketch::batch_rows"),
+std::vector<std::uint64_t> value_positions(ExecutionSpace const& space, Kokkos::View<const float**, Kokkos::LayoutRight, Mem> X,
+                                           Kokkos::View<const std::uint64_t*, Mem> start,
+                                           std::vector<std::uint64_t> const& at) {
+  Kokkos::View<std::uint64_t*, Mem> found(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::sketch::batch_ends"),
                                           2 * at.size());
-  Kokkos::View<std::uint64_t*, Mem> d_at(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::sketch::batch_ends"),
+  Kokkos::View<std::uint64_t*, Mem> d_at(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::sketch::batch_positions"),
                                          at.size());
   counted_deep_copy(d_at, Kokkos::View<const std::uint64_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(at.data(), at.size()));
-  std::size_t const rows = start.extent(0) - 1;
-  Kokkos::parallel_for("kboost::sketch::batch_rows",
+  std::size_t const rows = start.extent(0) - 1, features = X.extent(1);
+  Kokkos::parallel_for("kboost::sketch::batch_ends",
                        Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::size_t>>(space, 0, at.size()),
                        KOKKOS_LAMBDA(std::size_t k) {
                          std::uint64_t const p = d_at(k);
@@ -302,29 +304,28 @@ std::vector<std::uint64_t> rows_of_positions(ExecutionSpace const& space, Kokkos
                            if (start(mid) <= p) lo = mid;
                            else hi = mid - 1;
                          }
+                         std::uint64_t skip = p - start(lo);  // the row's values before it
+                         std::size_t f = 0;
+                         for (; f < features; ++f) {
+                           float const v = X(lo, f);
+                           if (v == v && skip-- == 0) break;
+                         }
                          found(2 * k) = lo;
-                         found(2 * k + 1) = start(lo);
+                         found(2 * k + 1) = f;
                        });
   std::vector<std::uint64_t> out(2 * at.size());
   counted_deep_copy(Kokkos::View<std::uint64_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(out.data(), out.size()),
                     found);
+  for (std::size_t k = 0; k < at.size(); ++k)
+    if (out[2 * k + 1] >= features)
+      throw std::logic_error("value_positions: row " + std::to_string(out[2 * k]) +
+                             " has fewer values than the batch layout says");
   return out;
 }
 
-/// The feature of the `k`-th non-missing value of row `row` of X (one row downloaded).
-template <class Mem>
-std::size_t feature_of_value(Kokkos::View<const float**, Kokkos::LayoutRight, Mem> X, std::size_t row, std::uint64_t k) {
-  std::vector<float> h(X.extent(1));
-  counted_deep_copy(Kokkos::View<float*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(h.data(), h.size()),
-                    Kokkos::subview(X, row, Kokkos::ALL()));
-  for (std::size_t f = 0; f < h.size(); ++f)
-    if (h[f] == h[f] && k-- == 0) return f;
-  throw std::logic_error("feature_of_value: row " + std::to_string(row) + " has fewer values than the batch layout says");
-}
-
 /// The sketch batches of X (`values` non-missing values, batch_values each): the rows' value counts
-/// summed on the space (an integer scan), each batch's first and last value located there; one row
-/// comes to the host per batch end.
+/// summed on the space (an integer scan), each batch's first and last value located there
+/// (value_positions: one download for every batch).
 template <class Mem, class ExecutionSpace>
 std::vector<SpaceBatch> space_batches(ExecutionSpace const& space, Kokkos::View<const float**, Kokkos::LayoutRight, Mem> X,
                                       std::uint64_t values, std::uint64_t batch_values) {
@@ -344,14 +345,14 @@ std::vector<SpaceBatch> space_batches(ExecutionSpace const& space, Kokkos::View<
     at.push_back(b * batch_values);
     at.push_back(std::min(values, (b + 1) * batch_values) - 1);
   }
-  std::vector<std::uint64_t> const found = rows_of_positions<Mem>(space, Kokkos::View<const std::uint64_t*, Mem>(start), at);
+  std::vector<std::uint64_t> const found = value_positions<Mem>(space, X, Kokkos::View<const std::uint64_t*, Mem>(start), at);
   std::vector<SpaceBatch> out(n);
   for (std::size_t b = 0; b < n; ++b) {
     std::size_t const first = found[4 * b], last = found[4 * b + 2];
     out[b].begin_row = first;
     out[b].end_row = last + 1;
-    out[b].bounds.first_row_from = feature_of_value<Mem>(X, first, at[2 * b] - found[4 * b + 1]);
-    out[b].bounds.last_row_end = feature_of_value<Mem>(X, last, at[2 * b + 1] - found[4 * b + 3]) + 1;
+    out[b].bounds.first_row_from = found[4 * b + 1];
+    out[b].bounds.last_row_end = found[4 * b + 3] + 1;
     out[b].rows = last - first + 1;
   }
   return out;

@@ -24,6 +24,7 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -126,13 +127,24 @@ inline void check_sketch_inputs(std::size_t rows, std::size_t weights, int max_b
   }
 }
 
-/// Runs task(t) once for every t in [0, n_tasks) on up to hardware_concurrency std::threads (this
+/// Threads the host's sketch tasks use: the host execution space's (OpenMP: the thread count Kokkos
+/// was started with, i.e. nthread / OMP_NUM_THREADS); a Serial host space, as device builds have,
+/// the machine's cores.
+inline std::size_t host_task_threads() {
+#if defined(KOKKOS_ENABLE_SERIAL)
+  if (std::is_same<Kokkos::DefaultHostExecutionSpace, Kokkos::Serial>::value)
+    return std::max<std::size_t>(1, std::thread::hardware_concurrency());
+#endif
+  return static_cast<std::size_t>(std::max(1, compat::concurrency(Kokkos::DefaultHostExecutionSpace())));
+}
+
+/// Runs task(t) once for every t in [0, n_tasks) on up to host_task_threads() std::threads (this
 /// one included), tasks taken in turn from a shared counter. std::thread rather than a Kokkos host
 /// policy: device builds often have a Serial host space (the CUDA build here), and the sketch is
 /// most of a GPU fit's time.
 template <class Task>
 void run_on_host_threads(std::size_t n_tasks, Task const& task) {
-  std::size_t const n_threads = std::max<std::size_t>(1, std::thread::hardware_concurrency());
+  std::size_t const n_threads = host_task_threads();
   std::atomic<std::size_t> next{0};
   auto worker = [&]() {
     for (std::size_t t = next++; t < n_tasks; t = next++) task(t);
