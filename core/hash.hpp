@@ -24,4 +24,8 @@ inline std::uint64_t mix64(std::uint64_t z) {
   return z ^ (z >> 31);
 }
 
+/// splitmix64's output for counter x (Steele, Lea and Flood 2014): the golden-ratio increment, then
+/// mix64. The tests' and benchmarks' synthetic values, the same on every machine and backend.
+inline std::uint64_t splitmix64(std::uint64_t x) { return mix64(x + 0x9e3779b97f4a7c15ull); }
+
 }  // namespace kboost

@@ -5,6 +5,8 @@
 
 #include "tests/test_paths.hpp"
 
+#include <kboost/core/hash.hpp>
+
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -21,14 +23,8 @@ namespace kboost::test {
 /// float32's quiet NaN, the missing-value marker the test inputs use.
 inline float const kNaN = std::numeric_limits<float>::quiet_NaN();
 
-/// splitmix64's output for counter x (Steele, Lea and Flood 2014): the synthetic test data's
-/// values, the same on every machine and backend.
-inline std::uint64_t splitmix64(std::uint64_t x) {
-  x += 0x9e3779b97f4a7c15ull;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
-}
+/// The synthetic test data's counter-based values (core/hash.hpp).
+using kboost::splitmix64;
 
 /// The same 32 bits (a NaN equals only a NaN of the same payload).
 inline bool bits_equal(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }

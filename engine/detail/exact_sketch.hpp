@@ -181,7 +181,8 @@ SparseCounts nonzero_counts(ExecutionSpace const& space, Kokkos::View<const std:
   std::uint64_t nonzero = 0;
   counted_deep_copy(Kokkos::View<std::uint64_t, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(&nonzero),
                     Kokkos::subview(offset, n));
-  Kokkos::View<std::uint64_t**, Kokkos::LayoutRight, Mem> packed(
+  // index column then count column, so each arrives as one contiguous range
+  Kokkos::View<std::uint64_t**, Kokkos::LayoutLeft, Mem> packed(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::sketch::nonzero"), nonzero, 2);
   Kokkos::parallel_for("kboost::sketch::nonzero",
                        Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::size_t>>(space, 0, n),
@@ -192,16 +193,12 @@ SparseCounts nonzero_counts(ExecutionSpace const& space, Kokkos::View<const std:
                        });
   std::vector<std::uint64_t> h(2 * nonzero);
   counted_deep_copy(
-      Kokkos::View<std::uint64_t**, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(h.data(), nonzero, 2),
+      Kokkos::View<std::uint64_t**, Kokkos::LayoutLeft, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(h.data(), nonzero, 2),
       packed);
   SparseCounts out;
   out.size = n;
-  out.index.resize(nonzero);
-  out.count.resize(nonzero);
-  for (std::size_t k = 0; k < nonzero; ++k) {
-    out.index[k] = h[2 * k];
-    out.count[k] = h[2 * k + 1];
-  }
+  out.index.assign(h.begin(), h.begin() + static_cast<std::ptrdiff_t>(nonzero));
+  out.count.assign(h.begin() + static_cast<std::ptrdiff_t>(nonzero), h.end());
   return out;
 }
 

@@ -639,21 +639,20 @@ std::vector<typename TreeGrower<ExecutionSpace, Mem, BinT>::Node*> TreeGrower<Ex
   struct Ranked {
     float key;  // the loss change, at most the parent's key
     Node* node;
-    std::size_t order = 0;
+    std::size_t order;  // position in the list below: equal keys rank in this order
   };
   std::vector<Ranked> ranked;
-  for (ExpandEntry const& e : driver.expandable()) ranked.push_back(Ranked{e.loss_chg, &nodes_[e.nid], 0});
+  for (ExpandEntry const& e : driver.expandable()) ranked.push_back(Ranked{e.loss_chg, &nodes_[e.nid], ranked.size()});
   for (std::size_t i = 0; i < ranked.size(); ++i) {  // grows: the prepared nodes' children follow
     if (ranked[i].node->prepared < 0) continue;
     for (Node& child : prepared_[static_cast<std::size_t>(ranked[i].node->prepared)]) {
       float const gain = child.split.loss_chg;
       if (child.evaluated && split_is_valid(child.split, split_params()) && gain == gain)
-        ranked.push_back(Ranked{std::min(gain, ranked[i].key), &child, 0});
+        ranked.push_back(Ranked{std::min(gain, ranked[i].key), &child, ranked.size()});
     }
   }
   // Equal keys rank in the order above (the driver's pop order first), so its next node ranks
   // first; only the ranks within reach are ordered.
-  for (std::size_t i = 0; i < ranked.size(); ++i) ranked[i].order = i;
   auto const before = [](Ranked const& a, Ranked const& b) {
     return a.key > b.key || (a.key == b.key && a.order < b.order);
   };
