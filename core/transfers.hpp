@@ -140,4 +140,39 @@ void staged_upload(ExecutionSpace const& space, Kokkos::View<T**, Kokkos::Layout
   space.fence();
 }
 
+/// Downloads into page-locked host memory kept from one call to the next, so that a download
+/// allocates nothing and is queued on the caller's execution-space instance (a per-level download
+/// through create_mirror_view_and_copy allocated host memory and fenced every instance). Where Mem
+/// is host memory, fetch waits for `space` and hands out the source itself.
+template <class T, class ExecutionSpace, class Mem>
+class HostLanding {
+ public:
+  using host_view = Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+
+  /// The elements of `src` (a view of T in Mem whose span is contiguous, any rank) on the host, in
+  /// span order, after waiting for `space`; valid until the next fetch. Counted as one download.
+  /// \throws std::runtime_error when src's span is not contiguous.
+  template <class Src>
+  host_view fetch(ExecutionSpace const& space, Src const& src) {
+    static_assert(std::is_same_v<typename Src::non_const_value_type, T>, "fetch: element type");
+    if (!src.span_is_contiguous()) throw std::runtime_error("HostLanding::fetch: the source is not contiguous");
+    std::size_t const n = src.span();
+    if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, Mem>::accessible) {
+      space.fence();
+      return host_view(src.data(), n);
+    } else {
+      if (host_.extent(0) < n)
+        host_ = Kokkos::View<T*, HostPinnedSpace>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::download::landing"), 2 * n);
+      detail::count_copy<Kokkos::View<T*, HostPinnedSpace>, Src>();
+      Kokkos::View<const T*, Mem, Kokkos::MemoryTraits<Kokkos::Unmanaged>> flat(src.data(), n);
+      Kokkos::deep_copy(space, Kokkos::subview(host_, std::make_pair(std::size_t(0), n)), flat);
+      space.fence();
+      return host_view(host_.data(), n);
+    }
+  }
+
+ private:
+  Kokkos::View<T*, HostPinnedSpace> host_;
+};
+
 }  // namespace kboost

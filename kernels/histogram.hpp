@@ -38,14 +38,38 @@ KOKKOS_INLINE_FUNCTION void atomic_add_as_32(std::int64_t* dst, std::int64_t v) 
 }  // namespace detail
 
 /// A node whose histogram is built: its slot in the histogram storage and its rows, positions
-/// [begin, end) of the row partitioner's index array.
+/// [begin, end) of the row partitioner's index array. A child whose parent was partitioned by work
+/// still queued on the device (the host has not seen the row counts: split ≥ 0) names its parent's
+/// rows [begin, end) and its side instead; the kernels read where the parent's rows divide from the
+/// partitioner's left counts, counts(split). `expected`: such a child's row count as the host
+/// estimates it, which only chooses its kernel.
 struct HistNode {
   std::int32_t slot = 0, begin = 0, end = 0;
+  std::int32_t split = -1, right = 0, expected = 0;
+
+  /// Rows the host plans for: the node's, or its parent's when the counts are on the device.
+  std::int32_t bound() const { return end - begin; }
+  /// Rows that choose the kernel.
+  std::int64_t planned_rows() const { return split < 0 ? end - begin : expected; }
+  /// The node's rows [first, second) (on the device when split ≥ 0).
+  template <class Counts>
+  KOKKOS_INLINE_FUNCTION Kokkos::pair<std::int32_t, std::int32_t> rows(Counts const& counts) const {
+    if (split < 0) return {begin, end};
+    std::int32_t const mid = begin + counts(split);
+    return right ? Kokkos::pair<std::int32_t, std::int32_t>{mid, end} : Kokkos::pair<std::int32_t, std::int32_t>{begin, mid};
+  }
 };
 
-/// One team's work in the tile kernel: rows ridx[begin, end) of a node, one feature group.
-/// `exclusive`: the tile holds all of the node's rows, so its flush stores the group's bins
-/// instead of adding to them (no atomics, and the node's histogram needs no zeroing first).
+/// One team's work in the tile kernel, as planned on the host: rows [first, first + tile height)
+/// of node `node` (counted from the node's first row), one feature group.
+struct HistTilePlan {
+  HistNode node;
+  std::int32_t first, group;
+};
+
+/// A tile's rows ridx[begin, end) once the node's rows are known. `exclusive`: the tile holds all of
+/// the node's rows, so its flush stores the group's bins instead of adding to them (no atomics, and
+/// the node's histogram needs no zeroing first).
 struct HistTile {
   std::int32_t slot, begin, end, group, exclusive;
 };
@@ -142,6 +166,7 @@ class HistogramBuilder {
       Kokkos::SpaceAccessibility<ExecutionSpace, Kokkos::HostSpace>::accessible ? 32768 : 2048;
   using hist_view = Kokkos::View<GradientPairInt64**, Kokkos::LayoutRight, Mem>;
   using bins_view = Kokkos::View<const BinT**, Kokkos::LayoutRight, Mem>;
+  using counts_view = Kokkos::View<const std::int32_t*, Mem>;
 
   /// ptrs: host copy of the cut pointers (features + 1). min_shared: smallest node (rows) that uses
   /// the tile kernel (≤ 0: all nodes). tile_rows: rows per tile.
@@ -169,25 +194,29 @@ class HistogramBuilder {
   int n_groups() const { return n_groups_; }
 
   /// Zero and build hist(slot, ·) for every node in `nodes` from the quantised gradients of the rows
-  /// ridx[begin, end). bins: the codes (row-major ones are read); gpair: rows. The kernels' work
-  /// lists go to the device through `uploads` (released by the caller after it next waits on space).
+  /// ridx[begin, end). bins: the codes (row-major ones are read); gpair: rows. counts: the row
+  /// partitioner's left counts, read for the nodes with split ≥ 0 (HistNode). The kernels' work
+  /// lists go to the device through `uploads` (released by the caller after it next waits on space);
+  /// nothing here waits for the device.
   void build(ExecutionSpace const& space, UploadArena<ExecutionSpace, Mem>& uploads, BinCodes<BinT, Mem> const& bins,
              Kokkos::View<const std::int32_t*, Mem> ridx,
              Kokkos::View<const GradientPairInt64*, Mem> gpair, std::vector<HistNode> const& nodes,
-             hist_view hist) {
+             hist_view hist, counts_view counts = {}) {
     compat::ScopedRegion region("kboost::hist::build");
     std::vector<HistNode> tile_nodes, global_nodes;
     for (auto const& n : nodes) {
-      bool const tile = tile_ok_ && (n.end - n.begin) >= min_shared_;
+      bool const tile = tile_ok_ && n.planned_rows() >= min_shared_;
       (tile ? tile_nodes : global_nodes).push_back(n);
     }
     std::int32_t const tile_rows = tile_height(space, tile_nodes);
     std::vector<HistNode> to_zero(global_nodes);
-    for (auto const& n : tile_nodes)  // an empty node has no tile to store its zeros
-      if (n.end - n.begin > tile_rows || n.end == n.begin) to_zero.push_back(n);
+    // A node that may need more than one tile adds its tiles' sums; an empty node has no tile to
+    // store its zeros.
+    for (auto const& n : tile_nodes)
+      if (n.bound() > tile_rows || n.bound() == 0) to_zero.push_back(n);
     if (!to_zero.empty()) zero(space, uploads, to_zero, hist);
-    if (!global_nodes.empty()) build_global(space, uploads, bins.by_row, ridx, gpair, global_nodes, hist);
-    if (!tile_nodes.empty()) build_tile(space, uploads, bins.by_row, ridx, gpair, tile_nodes, tile_rows, hist);
+    if (!global_nodes.empty()) build_global(space, uploads, bins.by_row, ridx, gpair, global_nodes, hist, counts);
+    if (!tile_nodes.empty()) build_tile(space, uploads, bins.by_row, ridx, gpair, tile_nodes, tile_rows, hist, counts);
   }
 
   /// Rows per tile for `nodes`. Host teams are cores: a level with one small node (the smaller
@@ -197,7 +226,7 @@ class HistogramBuilder {
     std::int32_t tile_rows = tile_rows_;
     if constexpr (Kokkos::SpaceAccessibility<ExecutionSpace, Kokkos::HostSpace>::accessible) {
       std::int64_t rows = 0;
-      for (auto const& n : nodes) rows += n.end - n.begin;
+      for (auto const& n : nodes) rows += n.bound();
       std::int64_t const cores = compat::concurrency(space);
       std::int64_t const even = std::max<std::int64_t>(1024, (rows + cores - 1) / cores);
       tile_rows = static_cast<std::int32_t>(std::min<std::int64_t>(tile_rows, even));
@@ -242,18 +271,18 @@ class HistogramBuilder {
   void build_global(ExecutionSpace const& space, UploadArena<ExecutionSpace, Mem>& uploads, bins_view bins,
                     Kokkos::View<const std::int32_t*, Mem> ridx,
                     Kokkos::View<const GradientPairInt64*, Mem> gpair, std::vector<HistNode> const& nodes,
-                    hist_view hist) {
-    // Concatenate the nodes' rows: offsets[k] = rows before node k.
-    std::vector<HistNode> cat(nodes);
+                    hist_view hist, counts_view counts) {
+    // Concatenate the nodes' planned rows: offsets[k] = rows before node k.
+    std::vector<std::int64_t> offsets;
     std::int64_t total = 0;
-    for (auto& n : cat) {
-      std::int32_t const rows = n.end - n.begin;
-      n.end = static_cast<std::int32_t>(total);  // reused as the node's offset in the concatenation
-      total += rows;
+    for (auto const& n : nodes) {
+      offsets.push_back(total);
+      total += n.bound();
     }
     if (total == 0) return;
-    auto d = uploads.put(space, cat);
-    int const nn = static_cast<int>(cat.size());
+    auto d = uploads.put(space, nodes);
+    auto off = uploads.put(space, offsets);
+    int const nn = static_cast<int>(nodes.size());
     int const nf = static_cast<int>(bins.extent(1));
     auto ptrs = ptrs_;
     Kokkos::parallel_for(
@@ -262,10 +291,13 @@ class HistogramBuilder {
           int lo = 0, hi = nn - 1;  // last node with offset <= i
           while (lo < hi) {
             int const mid = (lo + hi + 1) / 2;
-            if (d(mid).end <= i) lo = mid; else hi = mid - 1;
+            if (off(mid) <= i) lo = mid; else hi = mid - 1;
           }
           HistNode const n = d(lo);
-          std::int32_t const row = ridx(n.begin + (i - n.end));
+          auto const rows = n.rows(counts);
+          std::int64_t const p = rows.first + (i - off(lo));
+          if (p >= rows.second) return;  // past a child's rows in its parent's plan
+          std::int32_t const row = ridx(p);
           GradientPairInt64 const g = gpair(row);
           if (g.grad == 0 && g.hess == 0) return;
           for (int f = 0; f < nf; ++f) {
@@ -280,8 +312,8 @@ class HistogramBuilder {
   void build_tile(ExecutionSpace const& space, UploadArena<ExecutionSpace, Mem>& uploads, bins_view bins,
                   Kokkos::View<const std::int32_t*, Mem> ridx,
                   Kokkos::View<const GradientPairInt64*, Mem> gpair, std::vector<HistNode> const& nodes,
-                  std::int32_t tile_rows, hist_view hist) {
-    std::vector<HistTile> const tiles = tiles_of(nodes, tile_rows);
+                  std::int32_t tile_rows, hist_view hist, counts_view counts) {
+    std::vector<HistTilePlan> const tiles = tiles_of(nodes, tile_rows);
     if (tiles.empty()) return;
     auto d = uploads.put(space, tiles);
     auto gfeat = group_feature_;
@@ -299,7 +331,12 @@ class HistogramBuilder {
         "kboost::hist::build_tile",
         policy(space, static_cast<int>(tiles.size()), Kokkos::AUTO).set_scratch_size(0, Kokkos::PerTeam(bytes)),
         KOKKOS_LAMBDA(typename policy::member_type const& m) {
-          HistTile const t = d(m.league_rank());
+          HistTilePlan const plan = d(m.league_rank());
+          auto const rows = plan.node.rows(counts);
+          std::int32_t const begin = rows.first + plan.first;
+          if (plan.first > 0 && begin >= rows.second) return;  // past a child's rows in its parent's plan
+          HistTile const t{plan.node.slot, begin, rows.second - begin > tile_rows ? begin + tile_rows : rows.second,
+                           plan.group, rows.second - rows.first <= tile_rows};
           std::int32_t const f0 = gfeat(t.group), f1 = gfeat(t.group + 1), nfg = f1 - f0;
           std::uint32_t const s0 = ptrs(f0) + f0, ns = ptrs(f1) + f1 - s0;  // the group's slots
           scratch local(m.team_scratch(0), cap);
@@ -318,14 +355,13 @@ class HistogramBuilder {
   }
 
  private:
-  /// The tile kernel's work list: each node's rows in runs of `tile_rows`, each run once per feature
-  /// group; exclusive when the node's rows fit one run.
-  std::vector<HistTile> tiles_of(std::vector<HistNode> const& nodes, std::int32_t tile_rows) const {
-    std::vector<HistTile> tiles;
+  /// The tile kernel's work list: each node's planned rows in runs of `tile_rows`, each run once per
+  /// feature group (a child's runs past its rows do nothing).
+  std::vector<HistTilePlan> tiles_of(std::vector<HistNode> const& nodes, std::int32_t tile_rows) const {
+    std::vector<HistTilePlan> tiles;
     for (auto const& n : nodes)
-      for (std::int32_t b = n.begin; b < n.end; b += tile_rows)
-        for (int g = 0; g < n_groups_; ++g)
-          tiles.push_back(HistTile{n.slot, b, b + tile_rows < n.end ? b + tile_rows : n.end, g, n.end - n.begin <= tile_rows});
+      for (std::int32_t first = 0; first < n.bound(); first += tile_rows)
+        for (int g = 0; g < n_groups_; ++g) tiles.push_back(HistTilePlan{n, first, g});
     return tiles;
   }
 

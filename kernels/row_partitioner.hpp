@@ -44,7 +44,7 @@ class RowPartitioner {
         tmp_(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::partition::tmp"), n_rows),
         scan_(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::partition::scan"), n_rows + 1),
         tmp_flag_(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::partition::flag"), n_rows),
-        n_left_("kboost::partition::n_left", 0) {}
+        n_left_("kboost::partition::n_left", 0), n_left_host_("kboost::partition::n_left_host", 0) {}
 
   /// All rows in the root, in order.
   void reset(ExecutionSpace const& space) {
@@ -70,19 +70,50 @@ class RowPartitioner {
     compat::ScopedRegion region("kboost::partition::split");
     std::vector<std::int32_t> result(splits.size(), 0);
     if (splits.empty()) return result;
-    std::vector<std::uint32_t> words = cat_words;
-    if (words.empty()) words.push_back(0u);  // an upload needs an element
-    if constexpr (Kokkos::SpaceAccessibility<ExecutionSpace, Kokkos::HostSpace>::accessible) {
+    if constexpr (kHostSpace) {
+      std::vector<std::uint32_t> words = cat_words;
+      if (words.empty()) words.push_back(0u);
       return split_blocks(space, bins, splits, words);
     }
-    if (n_left_.extent(0) < splits.size())
+    split_queued(space, uploads, bins, splits, cat_words);
+    space.fence();
+    for (std::size_t k = 0; k < splits.size(); ++k) result[k] = n_left_host_(k);
+    return result;
+  }
+
+  /// As split, queued on `space` without waiting (device memory spaces): kernels that read
+  /// left_counts() may follow at once, and left_counts_on_host() holds the counts once the host has
+  /// next waited for `space`. Host memory spaces split at once, as split does.
+  template <class BinsView>
+  void split_queued(ExecutionSpace const& space, UploadArena<ExecutionSpace, Mem>& uploads, BinsView const& bins,
+                    std::vector<PartitionSplit> const& splits, std::vector<std::uint32_t> const& cat_words = {}) {
+    compat::ScopedRegion region("kboost::partition::split");
+    if (n_left_.extent(0) < splits.size()) {
       n_left_ = Kokkos::View<std::int32_t*, Mem>("kboost::partition::n_left", 2 * splits.size());
+      n_left_host_ = Kokkos::View<std::int32_t*, HostPinnedSpace>("kboost::partition::n_left_host", 2 * splits.size());
+    }
+    if (splits.empty()) return;
+    std::vector<std::uint32_t> words = cat_words;
+    if (words.empty()) words.push_back(0u);  // an upload needs an element
+    if constexpr (kHostSpace) {
+      auto const counts = split_blocks(space, bins, splits, words);
+      for (std::size_t k = 0; k < counts.size(); ++k) n_left_(k) = n_left_host_(k) = counts[k];
+      return;
+    }
+    split_device(space, uploads, bins, splits, words);
+  }
+
+  /// split_queued's device kernels: decide, count and place each position of the split segments.
+  template <class BinsView>
+  void split_device(ExecutionSpace const& space, UploadArena<ExecutionSpace, Mem>& uploads, BinsView const& bins,
+                    std::vector<PartitionSplit> const& splits, std::vector<std::uint32_t> const& words) {
     auto d = uploads.put(space, splits);
     auto cw = uploads.put(space, words);
     auto ridx = ridx_;
     auto tmp = tmp_;
     auto scan = scan_;
     auto n_left = n_left_;
+    auto n_left_host = n_left_host_;  // page-locked: the host reads it after its next wait, no copy
     int const ns = static_cast<int>(splits.size());
     std::int32_t const lo = splits.front().begin, hi = splits.back().end;
     // Segment of position p, or −1 (a position between split segments stays where it is).
@@ -120,7 +151,7 @@ class RowPartitioner {
         });
     Kokkos::parallel_for(
         "kboost::partition::count", Kokkos::RangePolicy<ExecutionSpace>(space, 0, ns), KOKKOS_LAMBDA(int k) {
-          n_left(k) = scan(d(k).end - lo) - scan(d(k).begin - lo);
+          n_left(k) = n_left_host(k) = scan(d(k).end - lo) - scan(d(k).begin - lo);
         });
     // 3. place: lefts first, then rights, each in parent order (positions outside stay).
     Kokkos::parallel_for(
@@ -142,10 +173,13 @@ class RowPartitioner {
     Kokkos::parallel_for(
         "kboost::partition::copy_back", Kokkos::RangePolicy<ExecutionSpace>(space, lo, hi),
         KOKKOS_LAMBDA(std::int64_t p) { ridx(p) = tmp(p); });
-    auto h = counted_to_host(Kokkos::subview(n_left, std::make_pair(0, ns)));
-    for (int k = 0; k < ns; ++k) result[k] = h(k);
-    return result;
   }
+
+  /// Rows that went left in each segment of the last split (device memory; the kernels that follow
+  /// a split_queued read it).
+  Kokkos::View<const std::int32_t*, Mem> left_counts() const { return n_left_; }
+  /// The same counts in page-locked host memory: valid once the host has waited for the space.
+  std::int32_t left_count_on_host(std::size_t k) const { return n_left_host_(k); }
 
   /// One block of a segment for split_blocks.
   struct Block {
@@ -224,7 +258,9 @@ class RowPartitioner {
 
  private:
   Kokkos::View<Block*, Mem> blocks_;
+  static constexpr bool kHostSpace = Kokkos::SpaceAccessibility<ExecutionSpace, Kokkos::HostSpace>::accessible;
   Kokkos::View<std::int32_t*, Mem> ridx_, tmp_, scan_, tmp_flag_, n_left_;
+  Kokkos::View<std::int32_t*, HostPinnedSpace> n_left_host_;  ///< written by the count kernel
   Kokkos::View<PartitionSplit*, Mem> desc_;
 };
 

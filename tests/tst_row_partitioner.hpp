@@ -49,13 +49,17 @@ TEST_CASE("row_partitioner " TEST_BACKEND ": rows to left and right in parent or
   CHECK(kboost::test::to_vector(rp.ridx()) == std::vector<std::int32_t>{1, 3, 5, 7, 0, 2, 4, 6});
   uploads.release();
 
-  // both children at once. Left {1, 3, 5, 7}: feature 1 categorical, category 2 right (word 0b100),
-  // missing (row 5) left. Right {0, 2, 4, 6}: feature 1, codes <= 0 left, missing (row 2) left.
+  // both children at once, queued (the counts on the device and, after a wait, on the host). Left
+  // {1, 3, 5, 7}: feature 1 categorical, category 2 right (word 0b100), missing (row 5) left. Right
+  // {0, 2, 4, 6}: feature 1, codes <= 0 left, missing (row 2) left.
   auto cat = numerical(0, 4, 1, 0, 1, 3);
   cat.cat_begin = 0;
   cat.cat_words = 1;
-  CHECK(rp.split(Space(), uploads, bins, {cat, numerical(4, 8, 1, 0, 1, 3)}, {0b100u}) ==
-        std::vector<std::int32_t>{3, 2});
+  rp.split_queued(Space(), uploads, bins, {cat, numerical(4, 8, 1, 0, 1, 3)}, {0b100u});
+  Space().fence();
+  CHECK(std::vector<std::int32_t>{rp.left_count_on_host(0), rp.left_count_on_host(1)} == std::vector<std::int32_t>{3, 2});
+  auto const device_counts = kboost::test::to_vector(rp.left_counts());
+  CHECK(std::vector<std::int32_t>(device_counts.begin(), device_counts.begin() + 2) == std::vector<std::int32_t>{3, 2});
   CHECK(kboost::test::to_vector(rp.ridx()) == std::vector<std::int32_t>{1, 5, 7, 3, 2, 6, 0, 4});
   uploads.release();
 

@@ -306,7 +306,8 @@ TEST_CASE("hist tuner " TEST_BACKEND ": tile, global, mixed and tuned kernels gi
   fs::remove_all(dir);
 }
 
-TEST_CASE("histogram builder " TEST_BACKEND ": every kernel mix gives the reference sums; an empty node is zeroed", "[tune]") {
+TEST_CASE("histogram builder " TEST_BACKEND ": every kernel mix gives the reference sums; an empty node is zeroed; "
+          "children whose rows divide on the device", "[tune]") {
   std::vector<std::uint32_t> const ptrs{0, 7, 7 + 300, 7 + 300 + 2, 7 + 300 + 2 + 40};
   std::size_t const rows = 5000;
   auto const bins = tuner_random_bins(rows, ptrs);
@@ -324,11 +325,19 @@ TEST_CASE("histogram builder " TEST_BACKEND ": every kernel mix gives the refere
     hg(i) = kboost::GradientPairInt64{static_cast<std::int64_t>(kboost::test::splitmix64(i) >> 20) - (std::int64_t(1) << 43),
                                       static_cast<std::int64_t>(kboost::test::splitmix64(i + rows) >> 21)};
   }
-  std::vector<kboost::HistNode> const nodes{{0, 0, 1000}, {1, 1000, 1000}, {2, 3000, 5000}};
+  // nodes 3-6: children of [3000, 5000) and of [1000, 3000) whose rows divide where the device's left
+  // counts say (700 and 0 rows left), with expected rows that send them to either kernel
+  std::vector<kboost::HistNode> const nodes{{0, 0, 1000},           {1, 1000, 1000},         {2, 3000, 5000},
+                                            {3, 3000, 5000, 0, 0, 5}, {4, 3000, 5000, 0, 1, 1300},
+                                            {5, 1000, 3000, 1, 0, 1800}, {6, 1000, 3000, 1, 1, 20}};
+  std::vector<std::int32_t> const left_counts{700, 0};
+  Kokkos::View<std::int32_t*, Kokkos::HostSpace> hc("counts", left_counts.size());
+  for (std::size_t i = 0; i < left_counts.size(); ++i) hc(i) = left_counts[i];
+  auto const dc = Kokkos::create_mirror_view_and_copy(TEST_MEMSPACE(), hc);
   using Hist = Kokkos::View<kboost::GradientPairInt64**, Kokkos::LayoutRight, Kokkos::HostSpace>;
-  Hist ref("ref", 3, ptrs.back());
+  Hist ref("ref", nodes.size(), ptrs.back());
   for (auto const& n : nodes)
-    for (std::int32_t p = n.begin; p < n.end; ++p)
+    for (std::int32_t p = n.rows(hc).first; p < n.rows(hc).second; ++p)
       for (std::size_t f = 0; f + 1 < ptrs.size(); ++f) {
         std::uint32_t const code = hb(hr(p), f);
         if (code < ptrs[f + 1] - ptrs[f]) ref(n.slot, ptrs[f] + code) += hg(hr(p));
@@ -341,13 +350,14 @@ TEST_CASE("histogram builder " TEST_BACKEND ": every kernel mix gives the refere
       INFO("min_shared " << min_shared << " tile_rows " << tile_rows);
       kboost::HistogramBuilder<TEST_EXECSPACE, TEST_MEMSPACE, std::uint16_t> b(ptrs, min_shared, tile_rows);
       kboost::UploadArena<TEST_EXECSPACE, TEST_MEMSPACE> uploads;
-      Kokkos::View<kboost::GradientPairInt64**, Kokkos::LayoutRight, TEST_MEMSPACE> hist("hist", 3, ptrs.back());
+      Kokkos::View<kboost::GradientPairInt64**, Kokkos::LayoutRight, TEST_MEMSPACE> hist("hist", nodes.size(), ptrs.back());
       Kokkos::deep_copy(hist, kboost::GradientPairInt64{7, 7});  // stale sums from an earlier level
       b.build(TEST_EXECSPACE(), uploads, cbins, Kokkos::View<const std::int32_t*, TEST_MEMSPACE>(dr),
-              Kokkos::View<const kboost::GradientPairInt64*, TEST_MEMSPACE>(dg), nodes, hist);
+              Kokkos::View<const kboost::GradientPairInt64*, TEST_MEMSPACE>(dg), nodes, hist,
+              Kokkos::View<const std::int32_t*, TEST_MEMSPACE>(dc));
       auto const got = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), hist);
       std::size_t bad = 0;
-      for (std::size_t k = 0; k < 3; ++k)
+      for (std::size_t k = 0; k < nodes.size(); ++k)
         for (std::uint32_t j = 0; j < ptrs.back(); ++j) bad += !(got(k, j) == ref(k, j));
       CHECK(bad == 0);
     }

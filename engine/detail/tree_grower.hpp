@@ -10,9 +10,13 @@
 /// (lookahead_nodes) without changing their order, so the tree is the one-at-a-time tree.
 /// Histogram storage is a pool of slots allocated once and grown by doubling, never per node.
 /// Internal to the booster (engine/booster.hpp).
+/// On device memory a step waits for the device once: the partition's row counts stay on the
+/// device for the histogram kernels and reach the host with the evaluated splits, and the child
+/// whose histogram is built is the one with the smaller hessian sum, as upstream's GPU hist chooses
+/// (host backends have the counts at once and choose by rows).
 /// On a job of several ranks (core/collective.hpp) each rank holds a shard of the rows: the root
-/// sum, the row counts that choose which child's histogram is built, and the built histograms are
-/// summed over the ranks (int64, exact), so every rank evaluates the same global histograms and
+/// sum, the row counts that choose which child's histogram is built (host memory), and the built
+/// histograms are summed over the ranks (int64, exact), so every rank evaluates the same global histograms and
 /// grows the same tree as one process on all rows (upstream's distributed hist reduces its
 /// histograms the same way: src/tree/updater_gpu_hist.cu AllReduceHist on the quantised sums,
 /// src/tree/hist/histogram.h on the CPU's double sums).
@@ -124,10 +128,14 @@ class TreeGrower {
     bool evaluated = false;  ///< its histogram was built and its split evaluated
   };
 
-  /// A popped batch's rows on each side of its splits.
+  /// A batch's rows on each side of its splits. On device memory the partition is only queued
+  /// (`queued`): the counts arrive with the step's one wait, and the smaller child is chosen by its
+  /// hessian sum instead (add_children).
   struct SplitRows {
-    std::vector<std::int32_t> left;   ///< this rank's rows going left, per batch node
-    std::vector<std::int64_t> sides;  ///< the job's rows going left and right, two per batch node
+    bool queued = false;
+    std::vector<std::int32_t> left;     ///< this rank's rows going left, per batch node (when not queued)
+    std::vector<std::int64_t> sides;    ///< the job's rows going left and right, two per batch node (when not queued)
+    std::vector<std::int32_t> segment;  ///< per batch node: its index in the partitioner's counts, −1 when it has no rows
   };
   /// The histogram work of a batch's children (upstream IsChildValid decides which get any).
   struct ChildHistograms {
@@ -192,6 +200,12 @@ class TreeGrower {
   /// in prepared_, and their histogram slots when the driver lets them split.
   ChildHistograms add_children(std::vector<Node*> const& parents, SplitRows const& rows, GradientQuantiser const& q,
                                TreeDriver const& driver);
+  /// The histogram to build of parent nd's children ln and rn: the side with fewer of the job's rows,
+  /// or, while the counts are on the device, with the smaller quantised hessian sum (upstream's GPU
+  /// hist: BuildHistLeftRight's fewer_right); the choice never changes a sum.
+  HistNode child_to_build(Node const& nd, Node const& ln, Node const& rn, SplitRows const& rows, std::size_t i) const;
+  /// After the step's wait: the children's row ranges from the partitioner's counts (queued only).
+  void set_child_rows(std::vector<Node*> const& parents, SplitRows const& rows);
   /// Expands the popped `batch` (prepared), in order (upstream RegTree::ExpandNode): its splits into
   /// t, its children as the next node ids, queued in `driver` when they may split (else their slots
   /// are freed); categorical nodes appended to cat_nodes.
@@ -272,6 +286,10 @@ class TreeGrower {
   Kokkos::View<const std::int8_t*, Mem> monotone_;  ///< per feature; extent 0 without monotone constraints
   CategoricalEval<Mem> cat_eval_;                  ///< categorical scratch (empty without categorical features)
   std::size_t n_cat_words_ = 0;                    ///< words of a node's category set (widest categorical feature)
+  HostLanding<SplitCandidate, ExecutionSpace, Mem> eval_landing_;  ///< the evaluated splits, downloaded
+  HostLanding<std::uint32_t, ExecutionSpace, Mem> words_landing_;  ///< their category words
+  Kokkos::View<GradientPairInt64**, Kokkos::LayoutRight, Mem> allreduce_buffer_;  ///< several ranks only
+  Kokkos::View<GradientPairInt64**, Kokkos::LayoutRight, HostPinnedSpace> allreduce_host_;  ///< its host side (device memory)
   std::uint32_t n_cat_bins_ = 0;                   ///< categories of all categorical features
 };
 
@@ -350,18 +368,32 @@ void TreeGrower<ExecutionSpace, Mem, BinT>::allreduce_slots(ExecutionSpace const
   PhaseTimer timer(times.comm);
   std::size_t const k = slots.size(), bins = hist_.extent(1);
   auto const d_slots = uploads_.put(space, slots);
-  Kokkos::View<GradientPairInt64**, Kokkos::LayoutRight, Mem> buf(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::hist::allreduce_buffer"), k, bins);
+  if (allreduce_buffer_.extent(0) < k)
+    allreduce_buffer_ = Kokkos::View<GradientPairInt64**, Kokkos::LayoutRight, Mem>(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::hist::allreduce_buffer"), 2 * k, bins);
+  auto const buf = Kokkos::subview(allreduce_buffer_, std::make_pair(std::size_t(0), k), Kokkos::ALL);
   auto hist = hist_;
   Kokkos::parallel_for("kboost::hist::gather_slots", Kokkos::RangePolicy<ExecutionSpace>(space, 0, k * bins),
                        KOKKOS_LAMBDA(std::size_t i) { buf(i / bins, i % bins) = hist(d_slots(i / bins), i % bins); });
-  auto h = counted_to_host(buf);
-  uploads_.release();  // the download waited for the device
   static_assert(sizeof(GradientPairInt64) == 2 * sizeof(std::int64_t), "a histogram bin is two int64");
-  comm_.allreduce_sum(reinterpret_cast<std::int64_t*>(h.data()), 2 * k * bins);
+  if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, Mem>::accessible) {
+    space.fence();
+    comm_.allreduce_sum(reinterpret_cast<std::int64_t*>(buf.data()), 2 * k * bins);
+  } else {
+    if (allreduce_host_.extent(0) < k)
+      allreduce_host_ = Kokkos::View<GradientPairInt64**, Kokkos::LayoutRight, HostPinnedSpace>(
+          Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::hist::allreduce_host"), 2 * k, bins);
+    auto const h = Kokkos::subview(allreduce_host_, std::make_pair(std::size_t(0), k), Kokkos::ALL);
+    detail::count_copy<decltype(h), decltype(buf)>();
+    Kokkos::deep_copy(space, h, buf);
+    space.fence();
+    comm_.allreduce_sum(reinterpret_cast<std::int64_t*>(h.data()), 2 * k * bins);
+    detail::count_copy<decltype(buf), decltype(h)>();
+    Kokkos::deep_copy(space, buf, h);
+  }
+  uploads_.release();  // the host waited for the device
   times.comm_bytes += static_cast<std::int64_t>(sizeof(GradientPairInt64) * k * bins);
   ++times.comm_calls;
-  counted_deep_copy(buf, h);
   auto const d_slots2 = uploads_.put(space, slots);
   Kokkos::parallel_for("kboost::hist::scatter_slots", Kokkos::RangePolicy<ExecutionSpace>(space, 0, k * bins),
                        KOKKOS_LAMBDA(std::size_t i) { hist(d_slots2(i / bins), i % bins) = buf(i / bins, i % bins); });
@@ -441,16 +473,16 @@ void TreeGrower<ExecutionSpace, Mem, BinT>::evaluate(ExecutionSpace const& space
                       Kokkos::View<const std::uint8_t**, Kokkos::LayoutRight, Mem, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
                           d_mask.data(), n, static_cast<std::size_t>(n_features_))),
                   monotone_, eval_scratch_, eval_out_, static_cast<int>(n), cat_eval_);
-  auto ho = counted_to_host(Kokkos::subview(eval_out_, std::make_pair(std::size_t(0), n)));
+  auto const ho = eval_landing_.fetch(space, Kokkos::subview(eval_out_, std::make_pair(std::size_t(0), n)));
   uploads_.release();  // the download waited for the device
   for (std::size_t k = 0; k < n; ++k) nodes[k]->split = ho(k);
   if (n_cat_words_ == 0) return;
-  auto hw = counted_to_host(Kokkos::subview(cat_eval_.words, std::make_pair(std::size_t(0), n), Kokkos::ALL));
+  auto const hw = words_landing_.fetch(space, Kokkos::subview(cat_eval_.words, std::make_pair(std::size_t(0), n), Kokkos::ALL));
   for (std::size_t k = 0; k < n; ++k) {
     Node& nd = *nodes[k];
     nd.cat_words.clear();
     if (nd.split.kind != kNumericalSplit)
-      for (std::size_t w = 0; w < n_cat_words_; ++w) nd.cat_words.push_back(hw(k, w));
+      for (std::size_t w = 0; w < n_cat_words_; ++w) nd.cat_words.push_back(hw(k * n_cat_words_ + w));
   }
 }
 
@@ -541,7 +573,7 @@ void TreeGrower<ExecutionSpace, Mem, BinT>::build_histograms(ExecutionSpace cons
                                                              std::vector<HistNode> const& hn,
                                                              std::vector<HistSubtraction> const& subs, PhaseTimes& times) {
   PhaseTimer timer(times.histograms);
-  hist_builder_.build(space, uploads_, bins_, partitioner_.ridx(), gq, hn, hist_);
+  hist_builder_.build(space, uploads_, bins_, partitioner_.ridx(), gq, hn, hist_, partitioner_.left_counts());
   std::vector<int> built;
   for (auto const& h : hn) built.push_back(h.slot);
   allreduce_slots(space, built, times);
@@ -562,8 +594,17 @@ void TreeGrower<ExecutionSpace, Mem, BinT>::prepare_children(ExecutionSpace cons
   ChildHistograms const plan = add_children(parents, rows, q, driver);
   if (!plan.build.empty()) build_histograms(space, gq, plan.build, plan.subs, times);
   for (Node* nd : parents) free_slot(nd->slot);
-  PhaseTimer timer(times.splits);
-  evaluate(space, q, plan.evaluate, columns);
+  {
+    PhaseTimer timer(times.splits);
+    evaluate(space, q, plan.evaluate, columns);  // the step's wait, when it evaluates
+  }
+  if (!rows.queued) return;
+  if (plan.evaluate.empty()) {
+    PhaseTimer timer(times.partition);
+    space.fence();
+    uploads_.release();
+  }
+  set_child_rows(parents, rows);
 }
 
 template <class ExecutionSpace, class Mem, class BinT>
@@ -678,13 +719,21 @@ typename TreeGrower<ExecutionSpace, Mem, BinT>::SplitRows TreeGrower<ExecutionSp
   std::sort(order.begin(), order.end(), [&](int a, int b) { return psplits[a].begin < psplits[b].begin; });
   std::vector<PartitionSplit> sorted;
   for (int i : order) sorted.push_back(psplits[i]);
+  SplitRows rows;
+  rows.segment.assign(batch.size(), -1);
+  for (std::size_t i = 0; i < order.size(); ++i) rows.segment[order[i]] = static_cast<std::int32_t>(i);
+  if constexpr (!Kokkos::SpaceAccessibility<ExecutionSpace, Kokkos::HostSpace>::accessible) {
+    PhaseTimer timer(times.partition);
+    partitioner_.split_queued(space, uploads_, bins_.by_feature, sorted, level_words);
+    rows.queued = true;
+    return rows;
+  }
   std::vector<std::int32_t> n_left;
   {
     PhaseTimer timer(times.partition);
     n_left = partitioner_.split(space, uploads_, bins_.by_feature, sorted, level_words);
     uploads_.release();  // split() waited for the device
   }
-  SplitRows rows;
   rows.left.assign(batch.size(), 0);
   for (std::size_t i = 0; i < order.size(); ++i) rows.left[order[i]] = n_left[i];
   // The job's rows on each side (this rank's alone on one rank): every rank must build the same
@@ -709,10 +758,12 @@ typename TreeGrower<ExecutionSpace, Mem, BinT>::ChildHistograms TreeGrower<Execu
     prepared_.emplace_back();
     Node& ln = prepared_.back()[0];
     Node& rn = prepared_.back()[1];
-    ln.begin = nd.begin;
-    ln.end = nd.begin + rows.left[i];
-    rn.begin = ln.end;
-    rn.end = nd.end;
+    ln.begin = rn.begin = nd.begin;  // queued: set_child_rows sets them after the wait
+    ln.end = rn.end = nd.begin;
+    if (!rows.queued) {
+      ln.end = rn.begin = nd.begin + rows.left[i];
+      rn.end = nd.end;
+    }
     ln.depth = rn.depth = nd.depth + 1;
     ln.sum = nd.split.left_sum;
     rn.sum = nd.split.right_sum;
@@ -729,15 +780,39 @@ typename TreeGrower<ExecutionSpace, Mem, BinT>::ChildHistograms TreeGrower<Execu
     ln.slot = alloc_slot();
     rn.slot = alloc_slot();
     ln.evaluated = rn.evaluated = true;
-    bool const build_right = rows.sides[2 * i + 1] < rows.sides[2 * i];
-    Node const& small = build_right ? rn : ln;
-    Node const& large = build_right ? ln : rn;
-    plan.build.push_back(HistNode{small.slot, small.begin, small.end});
-    plan.subs.push_back(HistSubtraction{nd.slot, small.slot, large.slot});
+    HistNode const built = child_to_build(nd, ln, rn, rows, i);
+    plan.build.push_back(built);
+    plan.subs.push_back(HistSubtraction{nd.slot, built.slot, built.slot == ln.slot ? rn.slot : ln.slot});
     plan.evaluate.push_back(&ln);
     plan.evaluate.push_back(&rn);
   }
   return plan;
+}
+
+template <class ExecutionSpace, class Mem, class BinT>
+HistNode TreeGrower<ExecutionSpace, Mem, BinT>::child_to_build(Node const& nd, Node const& ln, Node const& rn,
+                                                               SplitRows const& rows, std::size_t i) const {
+  if (!rows.queued) {
+    Node const& small = rows.sides[2 * i + 1] < rows.sides[2 * i] ? rn : ln;
+    return HistNode{small.slot, small.begin, small.end};
+  }
+  bool const right = rn.sum.hess < ln.sum.hess;  // global sums: every rank builds the same side
+  if (rows.segment[i] < 0) return HistNode{right ? rn.slot : ln.slot, nd.begin, nd.begin};  // none of this rank's rows
+  double const share = nd.sum.hess > 0 ? static_cast<double>((right ? rn : ln).sum.hess) / static_cast<double>(nd.sum.hess) : 0.5;
+  auto const expected = static_cast<std::int32_t>(share * (nd.end - nd.begin));
+  return HistNode{right ? rn.slot : ln.slot, nd.begin, nd.end, rows.segment[i], right ? 1 : 0, expected};
+}
+
+template <class ExecutionSpace, class Mem, class BinT>
+void TreeGrower<ExecutionSpace, Mem, BinT>::set_child_rows(std::vector<Node*> const& parents, SplitRows const& rows) {
+  for (std::size_t i = 0; i < parents.size(); ++i) {
+    Node const& nd = *parents[i];
+    auto& children = prepared_[static_cast<std::size_t>(nd.prepared)];
+    std::int32_t const left = rows.segment[i] < 0 ? 0 : partitioner_.left_count_on_host(static_cast<std::size_t>(rows.segment[i]));
+    children[0].begin = nd.begin;
+    children[0].end = children[1].begin = nd.begin + left;
+    children[1].end = nd.end;
+  }
 }
 
 template <class ExecutionSpace, class Mem, class BinT>

@@ -1,25 +1,24 @@
 #!/usr/bin/env python3
-"""The table of perf/kokkos_versions_gpu.sh: per shape, the first fit and the median of the later
-fits of kboost built against Kokkos 4.x (k4) and 3.4.01 (k3), 4.x / 3.4.01 for both, and whether
-every fit of both builds wrote the same model bytes (the FNV hash of the model JSON); and each
-build's new-process fit (empty CUDA compute cache) with the code its binary carries (cubin and
-PTX architectures listed by cuobjdump: a build without an sm_90 cubin is JIT-compiled on Hopper).
+"""The table of perf/two_builds_gpu.sh: per shape, the first fit and the median of the later fits of
+two builds of kboost (tags a and b, named in names.txt), a / b for both, and whether every fit of
+both builds wrote the same model bytes (the FNV hash of the model JSON); and each build's
+new-process fit (empty CUDA compute cache) with the code its binary carries (cubin and PTX
+architectures listed by cuobjdump: a build without an sm_90 cubin is JIT-compiled on Hopper).
 
-Usage: python3 perf/kokkos_versions_summary.py <out dir>   (Markdown on standard output)
+Usage: python3 perf/two_builds_summary.py <out dir>   (Markdown on standard output)
 """
-import csv
 import os
 import statistics
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from train_suite_summary import rows_of as read_rows  # noqa: E402
 
 SHAPES = ["d8_1m", "d6_10m", "lossguide", "softprob"]
 
 
 def rows_of(path):
-    if not os.path.exists(path):
-        return []
-    with open(path, newline="") as f:
-        return list(csv.DictReader(f))
+    return read_rows(path) if os.path.exists(path) else []
 
 
 def fits(rows):
@@ -51,23 +50,30 @@ def code_of(path):
     return ", ".join(sorted(elf) + sorted(ptx)) or "none listed"
 
 
+def names_of(out):
+    path = os.path.join(out, "names.txt")
+    names = open(path).read().splitlines() if os.path.exists(path) else []
+    return (names + ["a", "b"][len(names):])[:2]
+
+
 def main():
     out = sys.argv[1]
-    print("| shape | 4.x first fit s | 3.4.01 first fit s | 4.x / 3.4.01 | 4.x later s | 3.4.01 later s "
-          "| 4.x / 3.4.01 | same model bytes |")
+    na, nb = names_of(out)
+    print(f"| shape | {na} first fit s | {nb} first fit s | a / b | {na} later s | {nb} later s "
+          "| a / b | same model bytes |")
     print("|---|---|---|---|---|---|---|---|")
     for s in SHAPES:
-        k4, k3 = rows_of(os.path.join(out, f"{s}_k4.csv")), rows_of(os.path.join(out, f"{s}_k3.csv"))
-        if not k4 and not k3:
+        a, b = rows_of(os.path.join(out, f"{s}_a.csv")), rows_of(os.path.join(out, f"{s}_b.csv"))
+        if not a and not b:
             continue
-        (a1, al), (b1, bl) = fits(k4), fits(k3)
-        hashes = {r["model_fnv"] for r in k4 + k3}
-        same = "yes" if len(hashes) == 1 and k4 and k3 else "NO"
+        (a1, al), (b1, bl) = fits(a), fits(b)
+        hashes = {r["model_fnv"] for r in a + b}
+        same = "yes" if len(hashes) == 1 and a and b else "NO"
         print(f"| {s} | {cell(a1)} | {cell(b1)} | {ratio(a1, b1)} | {cell(al)} | {cell(bl)} | {ratio(al, bl)} | {same} |")
     print()
     print("| build | new-process fit s (1M x 28, 500 rounds, depth 8, empty CUDA cache) | code in the binary |")
     print("|---|---|---|")
-    for t, name in (("k4", "Kokkos 4.x"), ("k3", "Kokkos 3.4.01")):
+    for t, name in (("a", na), ("b", nb)):
         first, _ = fits(rows_of(os.path.join(out, f"first_{t}.csv")))
         print(f"| {name} | {cell(first)} | {code_of(os.path.join(out, f'code_{t}.txt'))} |")
 
