@@ -27,6 +27,16 @@ class UploadArena {
   template <class T>
   using view = Kokkos::View<T*, Mem, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
 
+  UploadArena() = default;
+  UploadArena(UploadArena const&) = delete;
+  UploadArena& operator=(UploadArena const&) = delete;
+  /// Waits for the device before the buffers go: kernels queued last (a tree's leaf values) may
+  /// still read them.
+  ~UploadArena() {
+    if constexpr (!kHostMemory)
+      if (host_.extent(0) > 0) Kokkos::fence();
+  }
+
   /// A copy of v (v.size() elements) in Mem, valid for kernels queued on `space` after this call
   /// and until release(). Counted as one upload when Mem is device memory.
   template <class T>

@@ -64,16 +64,18 @@ class IntegerReduce {
             for (int k = 0; k < N; ++k) Op::join(acc[k], lane_sum(t, k));
           for (int k = 0; k < N; ++k) fold_sum(u, k) = acc[k];
         });
-    auto h = counted_to_host(fold_sum);
+    auto const h = landing_.fetch(space, fold_sum);  // the span in fold_sum's layout
+    std::size_t const s0 = fold_sum.stride(0), s1 = fold_sum.stride(1);
     std::array<std::int64_t, N> out;
     out.fill(Op::kIdentity);
     for (std::size_t u = 0; u < kFold; ++u)
-      for (int k = 0; k < N; ++k) Op::join(out[k], h(u, k));
+      for (int k = 0; k < N; ++k) Op::join(out[k], h(u * s0 + static_cast<std::size_t>(k) * s1));
     return out;
   }
 
  private:
   Kokkos::View<std::int64_t* [N], Mem> lane_sum_, fold_sum_;
+  HostLanding<std::int64_t, ExecutionSpace, Mem> landing_;
 };
 
 /// Σ over rows of N int64 terms (the term adds into acc).

@@ -15,6 +15,7 @@
 #include <kboost/core/compat.hpp>
 #include <kboost/core/model.hpp>
 #include <kboost/core/transfers.hpp>
+#include <kboost/core/upload_arena.hpp>
 #include <kboost/kernels/predict_layout.hpp>
 
 namespace kboost {
@@ -52,21 +53,19 @@ void add_leaf_values_by_chunk(ExecutionSpace const& space, Kokkos::View<const st
 }
 
 /// margin(ridx[p], group) += value of the leaf segment holding p, for all positions p.
-/// leaves: sorted by begin, covering [0, rows). margin: rows × groups.
+/// leaves: sorted by begin, covering [0, rows). margin: rows × groups. On device memory the segments
+/// go through `uploads` and the kernel is queued without a wait (the caller releases the arena after
+/// its next wait); host backends add at once.
 template <class ExecutionSpace, class Mem>
-void add_leaf_values(ExecutionSpace const& space, Kokkos::View<const std::int32_t*, Mem> ridx,
-                     std::vector<LeafSegment> const& leaves,
+void add_leaf_values(ExecutionSpace const& space, UploadArena<ExecutionSpace, Mem>& uploads,
+                     Kokkos::View<const std::int32_t*, Mem> ridx, std::vector<LeafSegment> const& leaves,
                      Kokkos::View<float**, Kokkos::LayoutRight, Mem> margin, int group) {
   compat::ScopedRegion region("kboost::leaves::add");
   if constexpr (Kokkos::SpaceAccessibility<ExecutionSpace, Kokkos::HostSpace>::accessible) {
     add_leaf_values_by_chunk(space, ridx, leaves, margin, group);
     return;
   }
-  Kokkos::View<LeafSegment*, Mem> d(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::leaves::segments"),
-                                    leaves.size());
-  auto h = Kokkos::create_mirror_view(d);
-  for (std::size_t i = 0; i < leaves.size(); ++i) h(i) = leaves[i];
-  counted_deep_copy(d, h);
+  auto const d = uploads.put(space, leaves);
   int const nl = static_cast<int>(leaves.size());
   Kokkos::parallel_for(
       "kboost::leaves::add_leaf_values", Kokkos::RangePolicy<ExecutionSpace>(space, 0, ridx.extent(0)),

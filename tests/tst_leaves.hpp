@@ -33,7 +33,10 @@ TEST_CASE("leaves " TEST_BACKEND ": each leaf segment's value is added to its ro
   auto const ridx = kboost::test::to_device(std::vector<std::int32_t>{2, 0, 3, 1, 4});
   auto margin = kboost::test::to_device(std::vector<float>{1, 10, 2, 20, 3, 30, 4, 40, 5, 50}, 5, 2);
   std::vector<kboost::LeafSegment> const leaves = {{0, 2, 0.5f, 3}, {2, 5, -1.25f, 4}};
-  kboost::add_leaf_values<TEST_EXECSPACE, TEST_MEMSPACE>(TEST_EXECSPACE(), ridx, leaves, margin, 1);
+  kboost::UploadArena<TEST_EXECSPACE, TEST_MEMSPACE> uploads;
+  kboost::add_leaf_values<TEST_EXECSPACE, TEST_MEMSPACE>(TEST_EXECSPACE(), uploads, ridx, leaves, margin, 1);
+  TEST_EXECSPACE().fence();
+  uploads.release();
   CHECK(host_margins(margin) == std::vector<float>{1, 10.5f, 2, 18.75f, 3, 30.5f, 4, 38.75f, 5, 48.75f});
 }
 

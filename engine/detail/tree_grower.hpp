@@ -830,7 +830,8 @@ void TreeGrower<ExecutionSpace, Mem, BinT>::finish_leaves(ExecutionSpace const& 
     refit(partitioner_.ridx(), leaves);
     for (auto const& l : leaves) t.split_conditions[static_cast<std::size_t>(l.node)] = l.value;
   }
-  if (!leaves.empty()) add_leaf_values(space, partitioner_.ridx(), leaves, margin, group);
+  // queued: the next tree's first download waits for it before the arena is released
+  if (!leaves.empty()) add_leaf_values(space, uploads_, partitioner_.ridx(), leaves, margin, group);
 }
 
 }  // namespace kboost
