@@ -42,15 +42,14 @@ KOKKOS_INLINE_FUNCTION void atomic_add_as_32(std::int64_t* dst, std::int64_t v) 
 /// still queued on the device (the host has not seen the row counts: split ≥ 0) names its parent's
 /// rows [begin, end) and its side instead; the kernels read where the parent's rows divide from the
 /// partitioner's left counts, counts(split). `expected`: such a child's row count as the host
-/// estimates it, which only chooses its kernel.
+/// estimates it: the kernels plan threads and tiles for that many rows, and a thread or tile takes
+/// every planned-th run of the actual rows, so any estimate covers them all.
 struct HistNode {
   std::int32_t slot = 0, begin = 0, end = 0;
   std::int32_t split = -1, right = 0, expected = 0;
 
-  /// Rows the host plans for: the node's, or its parent's when the counts are on the device.
-  std::int32_t bound() const { return end - begin; }
-  /// Rows that choose the kernel.
-  std::int64_t planned_rows() const { return split < 0 ? end - begin : expected; }
+  /// Rows the host plans threads and tiles for (at least 1 for a child on the device).
+  std::int32_t planned() const { return split < 0 ? end - begin : (expected > 0 ? expected : 1); }
   /// The node's rows [first, second) (on the device when split ≥ 0).
   template <class Counts>
   KOKKOS_INLINE_FUNCTION Kokkos::pair<std::int32_t, std::int32_t> rows(Counts const& counts) const {
@@ -60,11 +59,12 @@ struct HistNode {
   }
 };
 
-/// One team's work in the tile kernel, as planned on the host: rows [first, first + tile height)
-/// of node `node` (counted from the node's first row), one feature group.
+/// One team's work in the tile kernel, as planned on the host: the runs tile, tile + tiles,
+/// tile + 2·tiles, … (runs of the tile height, counted from the node's first row) of node `node`'s
+/// rows, one feature group. One tile per group holds all of the node's rows (exclusive).
 struct HistTilePlan {
   HistNode node;
-  std::int32_t first, group;
+  std::int32_t tile, tiles, group;
 };
 
 /// A tile's rows ridx[begin, end) once the node's rows are known. `exclusive`: the tile holds all of
@@ -205,15 +205,14 @@ class HistogramBuilder {
     compat::ScopedRegion region("kboost::hist::build");
     std::vector<HistNode> tile_nodes, global_nodes;
     for (auto const& n : nodes) {
-      bool const tile = tile_ok_ && n.planned_rows() >= min_shared_;
+      bool const tile = tile_ok_ && n.planned() >= min_shared_;
       (tile ? tile_nodes : global_nodes).push_back(n);
     }
     std::int32_t const tile_rows = tile_height(space, tile_nodes);
     std::vector<HistNode> to_zero(global_nodes);
-    // A node that may need more than one tile adds its tiles' sums; an empty node has no tile to
-    // store its zeros.
+    // A node of several tiles adds its tiles' sums; an empty node has no tile to store its zeros.
     for (auto const& n : tile_nodes)
-      if (n.bound() > tile_rows || n.bound() == 0) to_zero.push_back(n);
+      if (n.planned() > tile_rows || n.planned() == 0) to_zero.push_back(n);
     if (!to_zero.empty()) zero(space, uploads, to_zero, hist);
     if (!global_nodes.empty()) build_global(space, uploads, bins.by_row, ridx, gpair, global_nodes, hist, counts);
     if (!tile_nodes.empty()) build_tile(space, uploads, bins.by_row, ridx, gpair, tile_nodes, tile_rows, hist, counts);
@@ -226,7 +225,7 @@ class HistogramBuilder {
     std::int32_t tile_rows = tile_rows_;
     if constexpr (Kokkos::SpaceAccessibility<ExecutionSpace, Kokkos::HostSpace>::accessible) {
       std::int64_t rows = 0;
-      for (auto const& n : nodes) rows += n.bound();
+      for (auto const& n : nodes) rows += n.planned();
       std::int64_t const cores = compat::concurrency(space);
       std::int64_t const even = std::max<std::int64_t>(1024, (rows + cores - 1) / cores);
       tile_rows = static_cast<std::int32_t>(std::min<std::int64_t>(tile_rows, even));
@@ -277,7 +276,7 @@ class HistogramBuilder {
     std::int64_t total = 0;
     for (auto const& n : nodes) {
       offsets.push_back(total);
-      total += n.bound();
+      total += n.planned();
     }
     if (total == 0) return;
     auto d = uploads.put(space, nodes);
@@ -295,16 +294,16 @@ class HistogramBuilder {
           }
           HistNode const n = d(lo);
           auto const rows = n.rows(counts);
-          std::int64_t const p = rows.first + (i - off(lo));
-          if (p >= rows.second) return;  // past a child's rows in its parent's plan
-          std::int32_t const row = ridx(p);
-          GradientPairInt64 const g = gpair(row);
-          if (g.grad == 0 && g.hess == 0) return;
-          for (int f = 0; f < nf; ++f) {
-            std::uint32_t const p0 = ptrs(f), code = bins(row, f);
-            if (code == ptrs(f + 1) - p0) continue;  // missing
-            Kokkos::atomic_add(&hist(n.slot, p0 + code).grad, g.grad);
-            Kokkos::atomic_add(&hist(n.slot, p0 + code).hess, g.hess);
+          for (std::int64_t p = rows.first + (i - off(lo)); p < rows.second; p += n.planned()) {
+            std::int32_t const row = ridx(p);
+            GradientPairInt64 const g = gpair(row);
+            if (g.grad == 0 && g.hess == 0) continue;
+            for (int f = 0; f < nf; ++f) {
+              std::uint32_t const p0 = ptrs(f), code = bins(row, f);
+              if (code == ptrs(f + 1) - p0) continue;  // missing
+              Kokkos::atomic_add(&hist(n.slot, p0 + code).grad, g.grad);
+              Kokkos::atomic_add(&hist(n.slot, p0 + code).hess, g.hess);
+            }
           }
         });
   }
@@ -333,10 +332,10 @@ class HistogramBuilder {
         KOKKOS_LAMBDA(typename policy::member_type const& m) {
           HistTilePlan const plan = d(m.league_rank());
           auto const rows = plan.node.rows(counts);
-          std::int32_t const begin = rows.first + plan.first;
-          if (plan.first > 0 && begin >= rows.second) return;  // past a child's rows in its parent's plan
-          HistTile const t{plan.node.slot, begin, rows.second - begin > tile_rows ? begin + tile_rows : rows.second,
-                           plan.group, rows.second - rows.first <= tile_rows};
+          std::int64_t const first = rows.first + std::int64_t(plan.tile) * tile_rows;
+          std::int64_t const stride = std::int64_t(plan.tiles) * tile_rows;
+          if (plan.tiles > 1 && first >= rows.second) return;  // no run of the actual rows: nothing to add
+          HistTile t{plan.node.slot, 0, 0, plan.group, plan.tiles == 1};
           std::int32_t const f0 = gfeat(t.group), f1 = gfeat(t.group + 1), nfg = f1 - f0;
           std::uint32_t const s0 = ptrs(f0) + f0, ns = ptrs(f1) + f1 - s0;  // the group's slots
           scratch local(m.team_scratch(0), cap);
@@ -344,10 +343,14 @@ class HistogramBuilder {
           Kokkos::parallel_for(Kokkos::TeamThreadRange(m, ns), [&](std::uint32_t j) { local(j) = GradientPairInt64{}; });
           Kokkos::parallel_for(Kokkos::TeamThreadRange(m, nfg), [&](std::int32_t k) { off(k) = ptrs(f0 + k) + f0 + k - s0; });
           m.team_barrier();
-          if (m.team_size() == 1) {
-            detail::add_tile_rows_one_thread(t, f0, nfg, ridx, bins, gpair, local, off);
-          } else {
-            detail::add_tile_elements_team(m, t, f0, nfg, ridx, bins, gpair, local, off);
+          for (std::int64_t b = first; b < rows.second; b += stride) {
+            t.begin = static_cast<std::int32_t>(b);
+            t.end = static_cast<std::int32_t>(b + tile_rows < rows.second ? b + tile_rows : rows.second);
+            if (m.team_size() == 1) {
+              detail::add_tile_rows_one_thread(t, f0, nfg, ridx, bins, gpair, local, off);
+            } else {
+              detail::add_tile_elements_team(m, t, f0, nfg, ridx, bins, gpair, local, off);
+            }
           }
           m.team_barrier();
           detail::flush_tile(m, t, s0, ns, slot_bin, local, hist);
@@ -355,13 +358,15 @@ class HistogramBuilder {
   }
 
  private:
-  /// The tile kernel's work list: each node's planned rows in runs of `tile_rows`, each run once per
-  /// feature group (a child's runs past its rows do nothing).
+  /// The tile kernel's work list: one tile per run of `tile_rows` of each node's planned rows, each
+  /// once per feature group.
   std::vector<HistTilePlan> tiles_of(std::vector<HistNode> const& nodes, std::int32_t tile_rows) const {
     std::vector<HistTilePlan> tiles;
-    for (auto const& n : nodes)
-      for (std::int32_t first = 0; first < n.bound(); first += tile_rows)
-        for (int g = 0; g < n_groups_; ++g) tiles.push_back(HistTilePlan{n, first, g});
+    for (auto const& n : nodes) {
+      std::int32_t const count = static_cast<std::int32_t>((std::int64_t(n.planned()) + tile_rows - 1) / tile_rows);
+      for (std::int32_t k = 0; k < count; ++k)
+        for (int g = 0; g < n_groups_; ++g) tiles.push_back(HistTilePlan{n, k, count, g});
+    }
     return tiles;
   }
 
