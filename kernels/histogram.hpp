@@ -49,7 +49,7 @@ struct HistNode {
   std::int32_t split = -1, right = 0, expected = 0;
 
   /// Rows the host plans threads and tiles for (at least 1 for a child on the device).
-  std::int32_t planned() const { return split < 0 ? end - begin : (expected > 0 ? expected : 1); }
+  KOKKOS_INLINE_FUNCTION std::int32_t planned() const { return split < 0 ? end - begin : (expected > 0 ? expected : 1); }
   /// The node's rows [first, second) (on the device when split ≥ 0).
   template <class Counts>
   KOKKOS_INLINE_FUNCTION Kokkos::pair<std::int32_t, std::int32_t> rows(Counts const& counts) const {
