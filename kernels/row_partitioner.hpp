@@ -67,14 +67,7 @@ class RowPartitioner {
   std::vector<std::int32_t> split(ExecutionSpace const& space, UploadArena<ExecutionSpace, Mem>& uploads,
                                   BinsView const& bins, std::vector<PartitionSplit> const& splits,
                                   std::vector<std::uint32_t> const& cat_words = {}) {
-    compat::ScopedRegion region("kboost::partition::split");
     std::vector<std::int32_t> result(splits.size(), 0);
-    if (splits.empty()) return result;
-    if constexpr (kHostSpace) {
-      std::vector<std::uint32_t> words = cat_words;
-      if (words.empty()) words.push_back(0u);
-      return split_blocks(space, bins, splits, words);
-    }
     split_queued(space, uploads, bins, splits, cat_words);
     space.fence();
     for (std::size_t k = 0; k < splits.size(); ++k) result[k] = n_left_host_(k);

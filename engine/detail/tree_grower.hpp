@@ -128,11 +128,11 @@ class TreeGrower {
     bool evaluated = false;  ///< its histogram was built and its split evaluated
   };
 
-  /// A batch's rows on each side of its splits. On device memory the partition is only queued
-  /// (`queued`): the counts arrive with the step's one wait, and the smaller child is chosen by its
-  /// hessian sum instead (add_children).
+  /// On device memory the partition is only queued: the counts arrive with the step's one wait,
+  /// and the smaller child is chosen by its hessian sum instead (child_to_build).
+  static constexpr bool kQueuedPartition = !Kokkos::SpaceAccessibility<ExecutionSpace, Kokkos::HostSpace>::accessible;
+  /// A batch's rows on each side of its splits.
   struct SplitRows {
-    bool queued = false;
     std::vector<std::int32_t> left;     ///< this rank's rows going left, per batch node (when not queued)
     std::vector<std::int64_t> sides;    ///< the job's rows going left and right, two per batch node (when not queued)
     std::vector<std::int32_t> segment;  ///< per batch node: its index in the partitioner's counts, −1 when it has no rows
@@ -598,7 +598,7 @@ void TreeGrower<ExecutionSpace, Mem, BinT>::prepare_children(ExecutionSpace cons
     PhaseTimer timer(times.splits);
     evaluate(space, q, plan.evaluate, columns);  // the step's wait, when it evaluates
   }
-  if (!rows.queued) return;
+  if constexpr (!kQueuedPartition) return;
   if (plan.evaluate.empty()) {
     PhaseTimer timer(times.partition);
     space.fence();
@@ -722,10 +722,9 @@ typename TreeGrower<ExecutionSpace, Mem, BinT>::SplitRows TreeGrower<ExecutionSp
   SplitRows rows;
   rows.segment.assign(batch.size(), -1);
   for (std::size_t i = 0; i < order.size(); ++i) rows.segment[order[i]] = static_cast<std::int32_t>(i);
-  if constexpr (!Kokkos::SpaceAccessibility<ExecutionSpace, Kokkos::HostSpace>::accessible) {
+  if constexpr (kQueuedPartition) {
     PhaseTimer timer(times.partition);
     partitioner_.split_queued(space, uploads_, bins_.by_feature, sorted, level_words);
-    rows.queued = true;
     return rows;
   }
   std::vector<std::int32_t> n_left;
@@ -760,7 +759,7 @@ typename TreeGrower<ExecutionSpace, Mem, BinT>::ChildHistograms TreeGrower<Execu
     Node& rn = prepared_.back()[1];
     ln.begin = rn.begin = nd.begin;  // queued: set_child_rows sets them after the wait
     ln.end = rn.end = nd.begin;
-    if (!rows.queued) {
+    if (!kQueuedPartition) {
       ln.end = rn.begin = nd.begin + rows.left[i];
       rn.end = nd.end;
     }
@@ -792,7 +791,7 @@ typename TreeGrower<ExecutionSpace, Mem, BinT>::ChildHistograms TreeGrower<Execu
 template <class ExecutionSpace, class Mem, class BinT>
 HistNode TreeGrower<ExecutionSpace, Mem, BinT>::child_to_build(Node const& nd, Node const& ln, Node const& rn,
                                                                SplitRows const& rows, std::size_t i) const {
-  if (!rows.queued) {
+  if (!kQueuedPartition) {
     Node const& small = rows.sides[2 * i + 1] < rows.sides[2 * i] ? rn : ln;
     return HistNode{small.slot, small.begin, small.end};
   }
