@@ -27,6 +27,13 @@
 #define KBOOST_UNROLL
 #endif
 
+/// KBOOST_HOST_PASS: defined when the code is compiled for the host (every pass of a host compiler,
+/// the host pass of nvcc or hipcc), so that code only host backends run (large stack arrays, host
+/// intrinsics) stays out of device kernels.
+#if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
+#define KBOOST_HOST_PASS 1
+#endif
+
 /// KBOOST_HOST_FMA: defined where host loops can be built a second time for x86-64 cores with
 /// FMA (`__attribute__((target("fma")))`), so pmath's std::fma calls become single instructions
 /// instead of calls into libm: the same correctly rounded results, so the same bits. Not in the

@@ -17,6 +17,7 @@
 /// subnormal result. CUDA's logf is an `fma.rn` polynomial (no special-function unit) and is
 /// replicated as is. Every `fma` below is an explicit, correctly rounded call: unaffected by
 /// -ffp-contract=off or --fmad=false, the same on host and device.
+#include <kboost/core/compat.hpp>
 #include <kboost/core/cuda_ex2_table.hpp>
 #include <kboost/core/portable_math.hpp>
 
@@ -31,15 +32,10 @@ using pmath::detail::fma;
 /// The NaN NVIDIA GPUs produce (any NaN operand or invalid operation).
 KOKKOS_INLINE_FUNCTION float canonical_nan() { return bit_cast<float>(std::uint32_t(0x7fffffffu)); }
 
-/// 2^f for a float f, evaluated in double (|error| ~1 ulp of double) and rounded to float, with
-/// a result below 2^-126 flushed to +0: equal to 2^f correctly rounded on every float in [-200, 200]
-/// (checked exhaustively against glibc's double exp2).
-KOKKOS_INLINE_FUNCTION float exp2_rounded(float f) {
-  if (!(f == f)) return f;
-  if (f >= 128.0f) return bit_cast<float>(0x7f800000u);
-  if (f < -127.0f) return 0.0f;
+/// 2^f in double for |f| < 1022 (|error| ~1 ulp of double): 2^n times a degree-13 polynomial in
+/// r = f − n, n the nearest integer (explicit fma: the same bits everywhere).
+KOKKOS_INLINE_FUNCTION double exp2_double(double fd) {
   constexpr double kShift = 0x1.8p52;  // adding and removing it rounds to the nearest integer
-  double const fd = static_cast<double>(f);
   double const shifted = fd + kShift;
   double const n = shifted - kShift;
   double const r = fd - n;  // exact, |r| <= 0.5
@@ -61,9 +57,49 @@ KOKKOS_INLINE_FUNCTION float exp2_rounded(float f) {
   double p = c[13];
   for (int k = 12; k >= 0; --k) p = fma(p, r, c[k]);
   auto const biased = static_cast<std::uint64_t>(static_cast<std::int64_t>(n) + 1023);
-  double const y = p * bit_cast<double>(biased << 52);
-  float const out = static_cast<float>(y);
+  return p * bit_cast<double>(biased << 52);
+}
+
+/// 2^f for a float f, evaluated in double (exp2_double) and rounded to float, with a result below
+/// 2^-126 flushed to +0: equal to 2^f correctly rounded on every float in [-200, 200] (checked
+/// exhaustively against glibc's double exp2).
+KOKKOS_INLINE_FUNCTION float exp2_rounded(float f) {
+  if (!(f == f)) return f;
+  if (f >= 128.0f) return bit_cast<float>(0x7f800000u);
+  if (f < -127.0f) return 0.0f;
+  float const out = static_cast<float>(exp2_double(static_cast<double>(f)));
   return out < 0x1p-126f ? 0.0f : out;
+}
+
+/// 2^(a / 2^8), 2^(b / 2^16) and 2^(c / 2^23) in double (exp2_double) for a, b < 256, c < 128:
+/// 2^(k / 2^23) is the product of the three entries of k's bit fields.
+struct Exp2GridTables {
+  double high[256], mid[256], low[128];
+  Exp2GridTables() {
+    for (int i = 0; i < 256; ++i) high[i] = exp2_double(static_cast<double>(i) * 0x1p-8);
+    for (int i = 0; i < 256; ++i) mid[i] = exp2_double(static_cast<double>(i) * 0x1p-16);
+    for (int i = 0; i < 128; ++i) low[i] = exp2_double(static_cast<double>(i) * 0x1p-23);
+  }
+};
+
+#ifdef KBOOST_HOST_PASS
+/// The host's tables, made on first use (thread-safe).
+inline Exp2GridTables const& exp2_grid_tables() {
+  static Exp2GridTables const tables;
+  return tables;
+}
+#endif
+
+/// 2^(k / 2^23) correctly rounded to float for k < 2^23: exp2_rounded(k · 2^-23). Host code
+/// multiplies three table entries in double instead of evaluating the polynomial, which rounds to
+/// the same float for every k (tests/host: all 2^23 of them); device code evaluates it.
+KOKKOS_INLINE_FUNCTION float exp2_grid(std::uint32_t k) {
+#ifdef KBOOST_HOST_PASS
+  Exp2GridTables const& t = exp2_grid_tables();
+  return static_cast<float>((t.high[k >> 15] * t.mid[(k >> 7) & 255u]) * t.low[k & 127u]);
+#else
+  return exp2_rounded(static_cast<float>(k) * 0x1p-23f);
+#endif
 }
 
 /// The sm_90 unit's ex2.approx.ftz(f) from the packed table `table` (core/cuda_ex2_table.hpp) for
@@ -74,7 +110,7 @@ KOKKOS_INLINE_FUNCTION float ex2_approx(float f, std::uint8_t const* table) {
     float const g = high ? f - 1.0f : f;                        // exact
     auto const k = static_cast<std::uint32_t>(g * 0x1p23f);   // floor(g 2^23), the product exact
     std::uint32_t const code = (table[k >> 2] >> (2 * (k & 3u))) & 3u;
-    std::uint32_t const grid = bit_cast<std::uint32_t>(exp2_rounded(static_cast<float>(k) * 0x1p-23f));
+    std::uint32_t const grid = bit_cast<std::uint32_t>(exp2_grid(k));
     float const y = bit_cast<float>(grid + code - 1u);
     return high ? 2.0f * y : y;
   }
@@ -100,7 +136,14 @@ struct ExpParts {
   float scale;
 };
 
-KOKKOS_INLINE_FUNCTION ExpParts exp_parts(float x, std::uint8_t const* table) {
+/// CUDA expf's reduction of x: the argument `f` of ex2.approx and `k`, whose bits shifted left by
+/// 23 are the scale 2^t.
+struct ExpReduction {
+  float f;
+  float k;
+};
+
+KOKKOS_INLINE_FUNCTION ExpReduction reduce_exp(float x) {
   float j = fma(x, bit_cast<float>(0x3BBB989Du), 0.5f);  // log2(e) / 252
   j = j > 0.0f ? (j < 1.0f ? j : 1.0f) : 0.0f;           // cvt.sat: NaN -> 0
   // fma.rm(j, 252, 0x1.800002p+23): every float in [2^23, 2^24) is an integer, so rounding down
@@ -110,7 +153,20 @@ KOKKOS_INLINE_FUNCTION ExpParts exp_parts(float x, std::uint8_t const* table) {
   float const t = k - 12583039.0f;
   float f = fma(x, bit_cast<float>(0x3FB8AA3Bu), -t);  // log2(e), high part
   f = fma(x, bit_cast<float>(0x32A57060u), f);         // log2(e), low part
-  return {ex2_approx(f, table), bit_cast<float>(bit_cast<std::uint32_t>(k) << 23)};
+  return {f, k};
+}
+
+KOKKOS_INLINE_FUNCTION ExpParts exp_parts(float x, std::uint8_t const* table) {
+  ExpReduction const r = reduce_exp(x);
+  return {ex2_approx(r.f, table), bit_cast<float>(bit_cast<std::uint32_t>(r.k) << 23)};
+}
+
+/// The byte of `table` that expf(x) reads (ex2_approx's packed entry), null where it reads none.
+KOKKOS_INLINE_FUNCTION std::uint8_t const* ex2_table_byte(float x, std::uint8_t const* table) {
+  float const f = reduce_exp(x).f;
+  if (!(f >= 0.0f && f < 2.0f)) return nullptr;
+  float const g = f >= 1.0f ? f - 1.0f : f;
+  return table + (static_cast<std::uint32_t>(g * 0x1p23f) >> 2);
 }
 
 }  // namespace detail
@@ -172,6 +228,14 @@ struct SpecialFunctions {
   KOKKOS_INLINE_FUNCTION float sigmoid(float x) const {
     return cuda_build ? cuda::sigmoid(x, table()) : pmath::sigmoid(x);
   }
+  /// Asks the host core to load the table entry that exp(x) (sigmoid(x)) will read: the CUDA
+  /// build's ex2 table is larger than a core's cache and its entries are read at random, so a
+  /// loop over rows calls this some rows ahead. Nothing on devices or for the CPU build.
+  KOKKOS_INLINE_FUNCTION void prefetch_exp(float x) const {
+    if (!cuda_build) return;
+    if (std::uint8_t const* p = cuda::detail::ex2_table_byte(x, table())) compat::prefetch(p);
+  }
+  KOKKOS_INLINE_FUNCTION void prefetch_sigmoid(float x) const { prefetch_exp(88.7f < -x ? 88.7f : -x); }
   KOKKOS_INLINE_FUNCTION std::uint8_t const* table() const {
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
     return ex2_table;

@@ -14,6 +14,8 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace kboost {
@@ -25,6 +27,12 @@ struct GradientPair {
 };
 
 namespace detail {
+
+/// Whether Loss has `prefetch(float margin)`.
+template <class Loss, class = void>
+struct has_prefetch : std::false_type {};
+template <class Loss>
+struct has_prefetch<Loss, std::void_t<decltype(std::declval<Loss const&>().prefetch(0.0f))>> : std::true_type {};
 
 /// One loss's gradient kernel. `Loss` (a device functor of an objective family) is a template
 /// parameter so that each kernel holds one objective's arithmetic only (no per-row switch; the host
@@ -47,7 +55,7 @@ struct GradientFunctor {
   /// every class or quantile from the one label otherwise. Invalid labels are counted with an
   /// integer atomic (rare, and a count is order-free) rather than a Kokkos reduction:
   /// kernels/integer_sum.hpp says why kboost avoids parallel_reduce.
-  KOKKOS_INLINE_FUNCTION void operator()(std::size_t i) const {
+  KOKKOS_FORCEINLINE_FUNCTION void operator()(std::size_t i) const {
     if constexpr (kPerTarget) {
       for (int t = 0; t < n_groups; ++t)
         if (!row(i, t)) Kokkos::atomic_add(&bad_rows(), 1);
@@ -56,9 +64,16 @@ struct GradientFunctor {
     }
   }
 
+  /// Asks for the table entries row i's loss will read (losses with `prefetch(margin)`: those of
+  /// CUDA's special functions); nothing for the others.
+  KOKKOS_FORCEINLINE_FUNCTION void prefetch(std::size_t i) const {
+    if constexpr (!Loss::kWholeRow && has_prefetch<Loss>::value)
+      for (int t = 0; t < n_groups; ++t) loss.prefetch(margin(i, t));
+  }
+
   /// Row i's pairs of target t (0 for the objectives with one label per row); false when its
   /// label is invalid for the objective.
-  KOKKOS_INLINE_FUNCTION bool row(std::size_t i, int t) const {
+  KOKKOS_FORCEINLINE_FUNCTION bool row(std::size_t i, int t) const {
     float const w = weight.extent(0) == 0 ? 1.0f : weight(i);
     float const y = kPerTarget ? label(i * static_cast<std::size_t>(n_groups) + static_cast<std::size_t>(t)) : label(i);
     if constexpr (Loss::kWholeRow)
@@ -70,10 +85,16 @@ struct GradientFunctor {
 
 #ifdef KBOOST_HOST_FMA
 /// Rows [begin, end) of f compiled for x86-64 cores with FMA (compat.hpp's KBOOST_HOST_FMA).
-/// Called only when the running core has FMA (launch_gradients).
+/// Called only when the running core has FMA (launch_gradients). The loss's tables are asked for
+/// kAhead rows ahead (GradientFunctor::prefetch).
 template <class Functor>
 __attribute__((target("fma"))) void gradient_rows_fma(Functor const& f, std::size_t begin, std::size_t end) {
-  for (std::size_t i = begin; i < end; ++i) f(i);
+  constexpr std::size_t kAhead = 16;
+  for (std::size_t i = begin; i < end && i < begin + kAhead; ++i) f.prefetch(i);
+  for (std::size_t i = begin; i < end; ++i) {
+    if (i + kAhead < end) f.prefetch(i + kAhead);
+    f(i);
+  }
 }
 #endif
 

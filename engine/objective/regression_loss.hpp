@@ -45,6 +45,8 @@ struct LogisticLoss : ScalePosWeightLoss<LogisticLoss, ObjectiveKind::kLogistic>
     out = GradientPair{(pr - y) * w, (h > 1e-16f ? h : 1e-16f) * w};
     return y >= 0.0f && y <= 1.0f;
   }
+  /// What the host gradient loop calls for a row ahead (kernels/gradients.hpp).
+  KOKKOS_INLINE_FUNCTION void prefetch(float margin) const { fn.prefetch_sigmoid(margin); }
 };
 
 /// LogisticRaw (binary:logitraw): LogisticClassification's gradients, raw margins as outputs.
@@ -63,6 +65,7 @@ struct GammaLoss : ScalePosWeightLoss<GammaLoss, ObjectiveKind::kGamma> {
     out = GradientPair{(1.0f - y / pr) * w, (y / pr) * w};
     return y > 0.0f;
   }
+  KOKKOS_INLINE_FUNCTION void prefetch(float margin) const { fn.prefetch_exp(margin); }
 };
 
 /// SquaredLogError: the prediction floored at -1 + 1e-6, the hessian's (p + 1)^2 in double

@@ -85,17 +85,18 @@ TEST_CASE("split search " TEST_BACKEND ": the host's whole-feature search gives 
       for (bool no_missing : {false, true})
         for (int mono : {0, 1, -1})
           for (kboost::SplitParams const* p : {&plain, &regularised}) {
-            Case const c = make_case(seed, seed % 5 == 0 ? 3 : 64 + static_cast<std::uint32_t>(seed), empty, no_missing);
+            std::uint32_t const n_bins = seed % 5 == 0 ? 3 : seed % 7 == 0 ? 240 + 4 * static_cast<std::uint32_t>(seed) : seed % 11 == 0 ? 256 : 64 + static_cast<std::uint32_t>(seed);
+            Case const c = make_case(seed, n_bins, empty, no_missing);
             std::uint32_t const bins = static_cast<std::uint32_t>(c.hist.extent(1));
             auto const gain_of = [&](GradientPairInt64 const& l, GradientPairInt64 const& r) {
               return mono != 0 ? kboost::constrained_split_gain(*p, q, l, r, -0.5f, 0.5f, mono)
                                : kboost::split_gain(*p, q, l, r);
             };
             SplitCandidate const want = team_search(c, *p, q, mono);
-            check_same(kboost::detail::host_feature_split(false, c.hist, c.node, 0, 0, bins, c.values, c.min_vals, gain_of),
+            check_same(kboost::detail::host_feature_split(false, *p, q, c.hist, c.node, 0, 0, bins, c.values, c.min_vals, mono != 0 ? &gain_of : nullptr),
                        want);
             if (kboost::compat::host_has_fma())
-              check_same(kboost::detail::host_feature_split(true, c.hist, c.node, 0, 0, bins, c.values, c.min_vals, gain_of),
+              check_same(kboost::detail::host_feature_split(true, *p, q, c.hist, c.node, 0, 0, bins, c.values, c.min_vals, mono != 0 ? &gain_of : nullptr),
                          want);
             ++checked;
             found += want.feature == 0 ? 1 : 0;
