@@ -214,7 +214,13 @@ class HistogramBuilder {
     for (auto const& n : tile_nodes)
       if (n.planned() > tile_rows || n.planned() == 0) to_zero.push_back(n);
     if (!to_zero.empty()) zero(space, uploads, to_zero, hist);
-    if (!global_nodes.empty()) build_global(space, uploads, bins.by_row, ridx, gpair, global_nodes, hist, counts);
+    if (!global_nodes.empty()) {
+      // (a run-time test of a constant: nvcc's extended lambdas may not capture inside if constexpr)
+      if (Kokkos::SpaceAccessibility<ExecutionSpace, Kokkos::HostSpace>::accessible)
+        build_nodes_one_thread(space, uploads, bins.by_row, ridx, gpair, global_nodes, hist);
+      else
+        build_global(space, uploads, bins.by_row, ridx, gpair, global_nodes, hist, counts);
+    }
     if (!tile_nodes.empty()) build_tile(space, uploads, bins.by_row, ridx, gpair, tile_nodes, tile_rows, hist, counts);
   }
 
@@ -303,6 +309,47 @@ class HistogramBuilder {
               if (code == ptrs(f + 1) - p0) continue;  // missing
               Kokkos::atomic_add(&hist(n.slot, p0 + code).grad, g.grad);
               Kokkos::atomic_add(&hist(n.slot, p0 + code).hess, g.hess);
+            }
+          }
+        });
+  }
+
+  /// The global kernel's nodes on host backends, where a team is one core: one task per node adds
+  /// its rows into the node's (zeroed) histogram with plain adds, no atomics; a missing code's
+  /// add goes to a per-feature sink in team scratch instead of a branch. Host nodes have their row
+  /// counts (split < 0).
+  void build_nodes_one_thread(ExecutionSpace const& space, UploadArena<ExecutionSpace, Mem>& uploads, bins_view bins,
+                              Kokkos::View<const std::int32_t*, Mem> ridx, Kokkos::View<const GradientPairInt64*, Mem> gpair,
+                              std::vector<HistNode> const& nodes, hist_view hist) {
+    auto d = uploads.put(space, nodes);
+    int const nf = static_cast<int>(bins.extent(1));
+    auto ptrs = ptrs_;
+    using policy = Kokkos::TeamPolicy<ExecutionSpace, Kokkos::Schedule<Kokkos::Dynamic>>;
+    using scratch = Kokkos::View<GradientPairInt64*, typename ExecutionSpace::scratch_memory_space,
+                                 Kokkos::MemoryUnmanaged>;
+    Kokkos::parallel_for(
+        "kboost::hist::build_nodes_one_thread",
+        policy(space, static_cast<int>(nodes.size()), 1).set_scratch_size(0, Kokkos::PerTeam(scratch::shmem_size(nf))),
+        KOKKOS_LAMBDA(typename policy::member_type const& m) {
+          HistNode const n = d(m.league_rank());
+          scratch sink(m.team_scratch(0), nf);
+          GradientPairInt64* const row_hist = &hist(n.slot, 0);
+          constexpr std::int32_t kAhead = 16;
+          for (std::int32_t p = n.begin; p < n.end; ++p) {
+            if (p + kAhead < n.end) {
+              std::int32_t const ahead = ridx(p + kAhead);
+              compat::prefetch(&bins(ahead, 0));
+              compat::prefetch(&gpair(ahead));
+            }
+            std::int32_t const row = ridx(p);
+            GradientPairInt64 const g = gpair(row);
+            if (g.grad == 0 && g.hess == 0) continue;
+            BinT const* codes = &bins(row, 0);
+            for (int f = 0; f < nf; ++f) {
+              std::uint32_t const p0 = ptrs(f), code = codes[f];
+              GradientPairInt64* const h = code == ptrs(f + 1) - p0 ? &sink(f) : row_hist + p0 + code;
+              h->grad += g.grad;
+              h->hess += g.hess;
             }
           }
         });
