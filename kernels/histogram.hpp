@@ -217,7 +217,7 @@ class HistogramBuilder {
     if (!global_nodes.empty()) {
       // (a run-time test of a constant: nvcc's extended lambdas may not capture inside if constexpr)
       if (Kokkos::SpaceAccessibility<ExecutionSpace, Kokkos::HostSpace>::accessible)
-        build_nodes_one_thread(space, uploads, bins.by_row, ridx, gpair, global_nodes, hist);
+        build_nodes_one_thread(space, uploads, bins.by_row, ridx, gpair, global_nodes, hist, counts);
       else
         build_global(space, uploads, bins.by_row, ridx, gpair, global_nodes, hist, counts);
     }
@@ -316,11 +316,10 @@ class HistogramBuilder {
 
   /// The global kernel's nodes on host backends, where a team is one core: one task per node adds
   /// its rows into the node's (zeroed) histogram with plain adds, no atomics; a missing code's
-  /// add goes to a per-feature sink in team scratch instead of a branch. Host nodes have their row
-  /// counts (split < 0).
+  /// add goes to a per-feature sink in team scratch instead of a branch.
   void build_nodes_one_thread(ExecutionSpace const& space, UploadArena<ExecutionSpace, Mem>& uploads, bins_view bins,
                               Kokkos::View<const std::int32_t*, Mem> ridx, Kokkos::View<const GradientPairInt64*, Mem> gpair,
-                              std::vector<HistNode> const& nodes, hist_view hist) {
+                              std::vector<HistNode> const& nodes, hist_view hist, counts_view counts) {
     auto d = uploads.put(space, nodes);
     int const nf = static_cast<int>(bins.extent(1));
     auto ptrs = ptrs_;
@@ -332,11 +331,12 @@ class HistogramBuilder {
         policy(space, static_cast<int>(nodes.size()), 1).set_scratch_size(0, Kokkos::PerTeam(scratch::shmem_size(nf))),
         KOKKOS_LAMBDA(typename policy::member_type const& m) {
           HistNode const n = d(m.league_rank());
+          auto const rows = n.rows(counts);
           scratch sink(m.team_scratch(0), nf);
           GradientPairInt64* const row_hist = &hist(n.slot, 0);
           constexpr std::int32_t kAhead = 16;
-          for (std::int32_t p = n.begin; p < n.end; ++p) {
-            if (p + kAhead < n.end) {
+          for (std::int32_t p = rows.first; p < rows.second; ++p) {
+            if (p + kAhead < rows.second) {
               std::int32_t const ahead = ridx(p + kAhead);
               compat::prefetch(&bins(ahead, 0));
               compat::prefetch(&gpair(ahead));
