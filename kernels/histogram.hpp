@@ -19,6 +19,7 @@
 #include <kboost/core/transfers.hpp>
 #include <kboost/core/upload_arena.hpp>
 #include <kboost/kernels/binning.hpp>
+#include <kboost/kernels/detail/present_codes.hpp>
 #include <kboost/kernels/quantiser.hpp>
 
 namespace kboost {
@@ -186,11 +187,25 @@ class HistogramBuilder {
     for (int f = 0; f < nf; ++f)
       for (std::uint32_t c = 0; c < ptrs[f + 1] - ptrs[f]; ++c) sb[slot(f) + c] = static_cast<std::int32_t>(ptrs[f] + c);
     group_feature_ = to_device<std::int32_t>("kboost::hist::group_feature", gf);
+    h_group_feature_ = gf;
+    h_ptrs_ = ptrs;
     slot_bin_ = to_device<std::int32_t>("kboost::hist::slot_bin", sb);
     ptrs_ = to_device<std::uint32_t>("kboost::hist::ptrs", ptrs);
   }
 
   bool tile_enabled() const { return tile_ok_; }
+
+  /// Host backends: the tile kernel reads the present codes of `bins` (the fit's row-major codes,
+  /// fixed from now on; detail::make_present_codes) instead of every code when at least
+  /// `min_missing_share` of the values are missing. Returns whether it does. Devices: false.
+  bool use_present_codes(ExecutionSpace const& space, bins_view bins, double min_missing_share) {
+    if constexpr (Kokkos::SpaceAccessibility<ExecutionSpace, Kokkos::HostSpace>::accessible) {
+      if (tile_ok_) present_ = detail::make_present_codes<ExecutionSpace, Mem>(space, bins, h_ptrs_, h_group_feature_, min_missing_share);
+      return present_.built();
+    }
+    (void)space, (void)bins, (void)min_missing_share;
+    return false;
+  }
   int n_groups() const { return n_groups_; }
 
   /// Zero and build hist(slot, ·) for every node in `nodes` from the quantised gradients of the rows
@@ -365,6 +380,7 @@ class HistogramBuilder {
     auto gfeat = group_feature_;
     auto slot_bin = slot_bin_;
     auto ptrs = ptrs_;
+    auto present = present_;
     using policy = Kokkos::TeamPolicy<ExecutionSpace, Kokkos::Schedule<Kokkos::Dynamic>>;
     using scratch = Kokkos::View<GradientPairInt64*, typename ExecutionSpace::scratch_memory_space,
                                  Kokkos::MemoryUnmanaged>;
@@ -393,7 +409,9 @@ class HistogramBuilder {
           for (std::int64_t b = first; b < rows.second; b += stride) {
             t.begin = static_cast<std::int32_t>(b);
             t.end = static_cast<std::int32_t>(b + tile_rows < rows.second ? b + tile_rows : rows.second);
-            if (m.team_size() == 1) {
+            if (m.team_size() == 1 && present.built()) {
+              detail::add_tile_present_one_thread(t.begin, t.end, t.group, ridx, gpair, local, present);
+            } else if (m.team_size() == 1) {
               detail::add_tile_rows_one_thread(t, f0, nfg, ridx, bins, gpair, local, off);
             } else {
               detail::add_tile_elements_team(m, t, f0, nfg, ridx, bins, gpair, local, off);
@@ -425,6 +443,9 @@ class HistogramBuilder {
   Kokkos::View<std::int32_t*, Mem> group_feature_;  ///< n_groups + 1 feature offsets
   Kokkos::View<std::int32_t*, Mem> slot_bin_;       ///< slot space → global bin, −1 for a missing slot
   Kokkos::View<std::uint32_t*, Mem> ptrs_;          ///< cut pointers (features + 1)
+  std::vector<std::uint32_t> h_ptrs_;               ///< their host copy
+  std::vector<std::int32_t> h_group_feature_;       ///< group_feature_'s host copy
+  detail::PresentCodes<Mem> present_;               ///< host backends' sparse rows (use_present_codes)
 };
 
 }  // namespace kboost

@@ -307,59 +307,71 @@ TEST_CASE("hist tuner " TEST_BACKEND ": tile, global, mixed and tuned kernels gi
 }
 
 TEST_CASE("histogram builder " TEST_BACKEND ": every kernel mix gives the reference sums; an empty node is zeroed; "
-          "children whose rows divide on the device", "[tune]") {
-  std::vector<std::uint32_t> const ptrs{0, 7, 7 + 300, 7 + 300 + 2, 7 + 300 + 2 + 40};
-  std::size_t const rows = 5000;
-  auto const bins = tuner_random_bins(rows, ptrs);
-  auto const hb = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), bins);
-  // nodes: rows [0, 3000) in slot 0 (every third row), [3000, 3000) empty in slot 1, [3000, 5000) in slot 2
-  std::vector<std::int32_t> order;
-  for (std::int32_t i = 0; i < 3000; i += 3) order.push_back(i);
-  for (std::int32_t i = 1; i < 3000; ++i)
-    if (i % 3 != 0) order.push_back(i);
-  for (std::int32_t i = 3000; i < static_cast<std::int32_t>(rows); ++i) order.push_back(i);
-  Kokkos::View<std::int32_t*, Kokkos::HostSpace> hr("ridx", rows);
-  Kokkos::View<kboost::GradientPairInt64*, Kokkos::HostSpace> hg("gpair", rows);
-  for (std::size_t i = 0; i < rows; ++i) {
-    hr(i) = order[i];
-    hg(i) = kboost::GradientPairInt64{static_cast<std::int64_t>(kboost::test::splitmix64(i) >> 20) - (std::int64_t(1) << 43),
-                                      static_cast<std::int64_t>(kboost::test::splitmix64(i + rows) >> 21)};
-  }
-  // nodes 3-6: children of [3000, 5000) and of [1000, 3000) whose rows divide where the device's left
-  // counts say (700 and 0 rows left), with expected rows that send them to either kernel
-  std::vector<kboost::HistNode> const nodes{{0, 0, 1000},           {1, 1000, 1000},         {2, 3000, 5000},
-                                            {3, 3000, 5000, 0, 0, 5}, {4, 3000, 5000, 0, 1, 1300},
-                                            {5, 1000, 3000, 1, 0, 1800}, {6, 1000, 3000, 1, 1, 20}};
-  std::vector<std::int32_t> const left_counts{700, 0};
-  Kokkos::View<std::int32_t*, Kokkos::HostSpace> hc("counts", left_counts.size());
-  for (std::size_t i = 0; i < left_counts.size(); ++i) hc(i) = left_counts[i];
-  auto const dc = Kokkos::create_mirror_view_and_copy(TEST_MEMSPACE(), hc);
-  using Hist = Kokkos::View<kboost::GradientPairInt64**, Kokkos::LayoutRight, Kokkos::HostSpace>;
-  Hist ref("ref", nodes.size(), ptrs.back());
-  for (auto const& n : nodes)
-    for (std::int32_t p = n.rows(hc).first; p < n.rows(hc).second; ++p)
-      for (std::size_t f = 0; f + 1 < ptrs.size(); ++f) {
-        std::uint32_t const code = hb(hr(p), f);
-        if (code < ptrs[f + 1] - ptrs[f]) ref(n.slot, ptrs[f] + code) += hg(hr(p));
+          "children whose rows divide on the device; host backends' present codes, one feature group or two",
+          "[tune]") {
+  constexpr bool kHost = Kokkos::SpaceAccessibility<TEST_EXECSPACE, Kokkos::HostSpace>::accessible;
+  // the second cut pointers need two feature groups on host backends (HistogramBuilder::kTileBins)
+  for (std::vector<std::uint32_t> const& ptrs : {std::vector<std::uint32_t>{0, 7, 7 + 300, 7 + 300 + 2, 7 + 300 + 2 + 40},
+                                                 std::vector<std::uint32_t>{0, 20000, 20003, 40000}}) {
+    std::size_t const rows = 5000;
+    auto const bins = tuner_random_bins(rows, ptrs);
+    auto const hb = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), bins);
+    // nodes: rows [0, 3000) in slot 0 (every third row), [3000, 3000) empty in slot 1, [3000, 5000) in slot 2
+    std::vector<std::int32_t> order;
+    for (std::int32_t i = 0; i < 3000; i += 3) order.push_back(i);
+    for (std::int32_t i = 1; i < 3000; ++i)
+      if (i % 3 != 0) order.push_back(i);
+    for (std::int32_t i = 3000; i < static_cast<std::int32_t>(rows); ++i) order.push_back(i);
+    Kokkos::View<std::int32_t*, Kokkos::HostSpace> hr("ridx", rows);
+    Kokkos::View<kboost::GradientPairInt64*, Kokkos::HostSpace> hg("gpair", rows);
+    for (std::size_t i = 0; i < rows; ++i) {
+      hr(i) = order[i];
+      hg(i) = kboost::GradientPairInt64{static_cast<std::int64_t>(kboost::test::splitmix64(i) >> 20) - (std::int64_t(1) << 43),
+                                        static_cast<std::int64_t>(kboost::test::splitmix64(i + rows) >> 21)};
+    }
+    // nodes 3-6: children of [3000, 5000) and of [1000, 3000) whose rows divide where the device's left
+    // counts say (700 and 0 rows left), with expected rows that send them to either kernel
+    std::vector<kboost::HistNode> const nodes{{0, 0, 1000},           {1, 1000, 1000},         {2, 3000, 5000},
+                                              {3, 3000, 5000, 0, 0, 5}, {4, 3000, 5000, 0, 1, 1300},
+                                              {5, 1000, 3000, 1, 0, 1800}, {6, 1000, 3000, 1, 1, 20}};
+    std::vector<std::int32_t> const left_counts{700, 0};
+    Kokkos::View<std::int32_t*, Kokkos::HostSpace> hc("counts", left_counts.size());
+    for (std::size_t i = 0; i < left_counts.size(); ++i) hc(i) = left_counts[i];
+    auto const dc = Kokkos::create_mirror_view_and_copy(TEST_MEMSPACE(), hc);
+    using Hist = Kokkos::View<kboost::GradientPairInt64**, Kokkos::LayoutRight, Kokkos::HostSpace>;
+    Hist ref("ref", nodes.size(), ptrs.back());
+    for (auto const& n : nodes)
+      for (std::int32_t p = n.rows(hc).first; p < n.rows(hc).second; ++p)
+        for (std::size_t f = 0; f + 1 < ptrs.size(); ++f) {
+          std::uint32_t const code = hb(hr(p), f);
+          if (code < ptrs[f + 1] - ptrs[f]) ref(n.slot, ptrs[f] + code) += hg(hr(p));
+        }
+    auto const dr = Kokkos::create_mirror_view_and_copy(TEST_MEMSPACE(), hr);
+    auto const dg = Kokkos::create_mirror_view_and_copy(TEST_MEMSPACE(), hg);
+    auto const cbins = kboost::with_feature_order(TEST_EXECSPACE(), Kokkos::View<const std::uint16_t**, Kokkos::LayoutRight, TEST_MEMSPACE>(bins));
+    for (std::int64_t min_shared : {std::int64_t(0), std::int64_t(1500), kboost::kHistNeverTile}) {
+      for (std::int32_t tile_rows : {256, 4096}) {
+        for (bool present : {false, true}) {
+          INFO("min_shared " << min_shared << " tile_rows " << tile_rows << " present codes " << present << " features "
+                             << ptrs.size() - 1);
+          kboost::HistogramBuilder<TEST_EXECSPACE, TEST_MEMSPACE, std::uint16_t> b(ptrs, min_shared, tile_rows);
+          // a sixteenth of the values are missing: present codes when asked for at that share, not at a half
+          CHECK_FALSE(b.use_present_codes(TEST_EXECSPACE(), cbins.by_row, 0.5));
+          if (present) CHECK(b.use_present_codes(TEST_EXECSPACE(), cbins.by_row, 0.05) == (kHost && b.tile_enabled()));
+          if (kHost && min_shared == 0) CHECK(b.n_groups() == (ptrs.size() == 4 ? 2 : 1));
+          kboost::UploadArena<TEST_EXECSPACE, TEST_MEMSPACE> uploads;
+          Kokkos::View<kboost::GradientPairInt64**, Kokkos::LayoutRight, TEST_MEMSPACE> hist("hist", nodes.size(), ptrs.back());
+          Kokkos::deep_copy(hist, kboost::GradientPairInt64{7, 7});  // stale sums from an earlier level
+          b.build(TEST_EXECSPACE(), uploads, cbins, Kokkos::View<const std::int32_t*, TEST_MEMSPACE>(dr),
+                  Kokkos::View<const kboost::GradientPairInt64*, TEST_MEMSPACE>(dg), nodes, hist,
+                  Kokkos::View<const std::int32_t*, TEST_MEMSPACE>(dc));
+          auto const got = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), hist);
+          std::size_t bad = 0;
+          for (std::size_t k = 0; k < nodes.size(); ++k)
+            for (std::uint32_t j = 0; j < ptrs.back(); ++j) bad += !(got(k, j) == ref(k, j));
+          CHECK(bad == 0);
+        }
       }
-  auto const dr = Kokkos::create_mirror_view_and_copy(TEST_MEMSPACE(), hr);
-  auto const dg = Kokkos::create_mirror_view_and_copy(TEST_MEMSPACE(), hg);
-  auto const cbins = kboost::with_feature_order(TEST_EXECSPACE(), Kokkos::View<const std::uint16_t**, Kokkos::LayoutRight, TEST_MEMSPACE>(bins));
-  for (std::int64_t min_shared : {std::int64_t(0), std::int64_t(1500), kboost::kHistNeverTile}) {
-    for (std::int32_t tile_rows : {256, 4096}) {
-      INFO("min_shared " << min_shared << " tile_rows " << tile_rows);
-      kboost::HistogramBuilder<TEST_EXECSPACE, TEST_MEMSPACE, std::uint16_t> b(ptrs, min_shared, tile_rows);
-      kboost::UploadArena<TEST_EXECSPACE, TEST_MEMSPACE> uploads;
-      Kokkos::View<kboost::GradientPairInt64**, Kokkos::LayoutRight, TEST_MEMSPACE> hist("hist", nodes.size(), ptrs.back());
-      Kokkos::deep_copy(hist, kboost::GradientPairInt64{7, 7});  // stale sums from an earlier level
-      b.build(TEST_EXECSPACE(), uploads, cbins, Kokkos::View<const std::int32_t*, TEST_MEMSPACE>(dr),
-              Kokkos::View<const kboost::GradientPairInt64*, TEST_MEMSPACE>(dg), nodes, hist,
-              Kokkos::View<const std::int32_t*, TEST_MEMSPACE>(dc));
-      auto const got = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), hist);
-      std::size_t bad = 0;
-      for (std::size_t k = 0; k < nodes.size(); ++k)
-        for (std::uint32_t j = 0; j < ptrs.back(); ++j) bad += !(got(k, j) == ref(k, j));
-      CHECK(bad == 0);
     }
   }
 }

@@ -60,7 +60,11 @@ void early_stopping_step(TrainParams const& p, std::vector<std::string> const& m
 template <class ExecutionSpace>
 template <class BinT>
 void BasicBooster<ExecutionSpace>::fit_rounds(FitContext& fit, BinCodes<BinT, memory_space> const& bins) {
-  TreeGrower<ExecutionSpace, Mem, BinT> grower(bins, fit.cuts, tuned_tree_params(fit, bins), *comm_);
+  TreeParams const tree_params = tuned_tree_params(fit, bins);
+  auto grower = [&] {  // its host histograms' sparse rows are part of binning
+    PhaseTimer t(times_.binning);
+    return TreeGrower<ExecutionSpace, Mem, BinT>(bins, fit.cuts, tree_params, *comm_);
+  }();
   EvalSets sets = upload_eval_sets(fit);
   fit.metrics = detail::fit_metrics(fit.p, fit.plan.obj, !fit.evals.empty());
   RoundBuffers buffers = round_buffers(fit);

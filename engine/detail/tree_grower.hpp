@@ -75,6 +75,7 @@ class TreeGrower {
         total_bins_(cuts.total_bins), h_ptrs_(cuts.host_ptrs), hist_builder_(h_ptrs_, p.min_shared, p.tile_rows),
         partitioner_(bins.n_rows()) {
     check_constraints();
+    hist_builder_.use_present_codes(ExecutionSpace(), bins.by_row, kPresentCodesMissingShare);
     if (cuts_.has_categorical()) {
       std::uint32_t widest = 0;
       std::vector<std::uint32_t> base(static_cast<std::size_t>(n_features_), 0);
@@ -131,6 +132,9 @@ class TreeGrower {
   /// On device memory the partition is only queued: the counts arrive with the step's one wait,
   /// and the smaller child is chosen by its hessian sum instead (child_to_build).
   static constexpr bool kQueuedPartition = !Kokkos::SpaceAccessibility<ExecutionSpace, Kokkos::HostSpace>::accessible;
+  /// Host histograms read only the present codes of a row (HistogramBuilder::use_present_codes)
+  /// when at least this share of the fit's values are missing.
+  static constexpr double kPresentCodesMissingShare = 0.25;
   /// A batch's rows on each side of its splits.
   struct SplitRows {
     std::vector<std::int32_t> left;     ///< this rank's rows going left, per batch node (when not queued)
