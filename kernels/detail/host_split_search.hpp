@@ -20,13 +20,15 @@ namespace kboost {
 namespace detail {
 
 /// Up to kBatch candidates of one feature, in bin order: candidate i sends the bins below bin[i]
-/// left (their sum scan[i]); its gains with the missing rows right (g_mr) and left (g_ml).
+/// left (their sum scan(i)); its gains with the missing rows right (g_mr) and left (g_ml). The
+/// arrays are left uninitialised (a batch is filled before it is read).
 struct CandidateBatch {
   static constexpr int kBatch = 256;
   int n = 0;
   std::uint32_t bin[kBatch];
-  GradientPairInt64 scan[kBatch];
+  std::int64_t scan_grad[kBatch], scan_hess[kBatch];
   float g_mr[kBatch], g_ml[kBatch];
+  KOKKOS_FORCEINLINE_FUNCTION GradientPairInt64 scan(int i) const { return GradientPairInt64{scan_grad[i], scan_hess[i]}; }
 };
 
 #ifdef KBOOST_HOST_FMA
@@ -77,8 +79,8 @@ __attribute__((target("fma"))) inline void split_gains_fma(SplitParams const& p,
 }
 #endif
 
-/// The batch's gains with the missing rows right (left sum scan[i]) or, when `missing_left`,
-/// left (scan[i] + missing) into `out`, unconstrained (split_gain's bits): the sums in double
+/// The batch's gains with the missing rows right (left sum scan(i)) or, when `missing_left`,
+/// left (scan(i) + missing) into `out`, unconstrained (split_gain's bits): the sums in double
 /// first, then the gains, four at a time where `fma` (the core has FMA and AVX).
 KOKKOS_FORCEINLINE_FUNCTION void plain_batch_gains(bool fma, SplitParams const& p, GradientQuantiser const& q,
                                                    GradientPairInt64 const& sum, GradientPairInt64 const& missing,
@@ -86,7 +88,7 @@ KOKKOS_FORCEINLINE_FUNCTION void plain_batch_gains(bool fma, SplitParams const& 
   double gl[CandidateBatch::kBatch], hl[CandidateBatch::kBatch], gr[CandidateBatch::kBatch], hr[CandidateBatch::kBatch];
   GradientPairInt64 const shift = missing_left ? missing : GradientPairInt64{};
   for (int i = 0; i < c.n; ++i) {
-    GradientPairInt64 const l = c.scan[i] + shift, r = sum - l;
+    GradientPairInt64 const l = c.scan(i) + shift, r = sum - l;
     gl[i] = to_double_grad(q, l.grad);
     hl[i] = to_double_hess(q, l.hess);
     gr[i] = to_double_grad(q, r.grad);
@@ -123,7 +125,8 @@ KOKKOS_FORCEINLINE_FUNCTION SplitCandidate whole_feature_split(Hist const& hist,
     c.n = 0;
     for (; b < b1 && c.n < CandidateBatch::kBatch; ++b) {
       c.bin[c.n] = b;
-      c.scan[c.n] = scan;
+      c.scan_grad[c.n] = scan.grad;
+      c.scan_hess[c.n] = scan.hess;
       c.n += (b == b0 || !(hist(node.slot, b - 1) == zero)) ? 1 : 0;
       scan = scan + hist(node.slot, b);
     }
@@ -131,32 +134,43 @@ KOKKOS_FORCEINLINE_FUNCTION SplitCandidate whole_feature_split(Hist const& hist,
     bool const has_missing = !(missing == zero);
     batch_gains(c, missing, has_missing);
     for (int i = 0; i < c.n; ++i)
-      keep_if_better(best, node, f, b0, c.bin[i], c.scan[i], missing, has_missing ? c.g_ml[i] : c.g_mr[i], c.g_mr[i],
+      keep_if_better(best, node, f, b0, c.bin[i], c.scan(i), missing, has_missing ? c.g_ml[i] : c.g_mr[i], c.g_mr[i],
                      values, min_vals);
   }
   return best;
 }
 
-/// whole_feature_split with gains from gain_of(left, right), one candidate at a time (monotone
-/// constraints), or, with no gain_of (nullptr), from plain_batch_gains.
-template <class Hist, class Values, class GainOf>
-KOKKOS_FORCEINLINE_FUNCTION SplitCandidate feature_split_with(bool fma, SplitParams const& p, GradientQuantiser const& q, Hist const& hist,
-                                                              EvalNode const& node, int f, std::uint32_t b0, std::uint32_t b1,
-                                                              Values const& values, Values const& min_vals,
-                                                              GainOf const* gain_of) {
-  auto const batch_gains = [&](CandidateBatch& c, GradientPairInt64 const& missing, bool has_missing) {
+/// whole_feature_split's gains: from gain_of(left, right), one candidate at a time (monotone
+/// constraints), or, with no gain_of (nullptr), from plain_batch_gains. A functor rather than a
+/// lambda, so that it is inlined into the FMA build of the search.
+template <class GainOf>
+struct BatchGains {
+  bool fma;
+  SplitParams const& p;
+  GradientQuantiser const& q;
+  EvalNode const& node;
+  GainOf const* gain_of;
+  KOKKOS_FORCEINLINE_FUNCTION void operator()(CandidateBatch& c, GradientPairInt64 const& missing, bool has_missing) const {
     if (gain_of == nullptr) {
       plain_batch_gains(fma, p, q, node.sum, missing, false, c, c.g_mr);
       if (has_missing) plain_batch_gains(fma, p, q, node.sum, missing, true, c, c.g_ml);
       return;
     }
     for (int i = 0; i < c.n; ++i) {
-      GradientPairInt64 const left_m = c.scan[i] + missing;
-      c.g_mr[i] = (*gain_of)(c.scan[i], node.sum - c.scan[i]);
+      GradientPairInt64 const left_m = c.scan(i) + missing;
+      c.g_mr[i] = (*gain_of)(c.scan(i), node.sum - c.scan(i));
       if (has_missing) c.g_ml[i] = (*gain_of)(left_m, node.sum - left_m);
     }
-  };
-  return whole_feature_split(hist, node, f, b0, b1, values, min_vals, batch_gains);
+  }
+};
+
+/// whole_feature_split with BatchGains.
+template <class Hist, class Values, class GainOf>
+KOKKOS_FORCEINLINE_FUNCTION SplitCandidate feature_split_with(bool fma, SplitParams const& p, GradientQuantiser const& q,
+                                                              Hist const& hist, EvalNode const& node, int f, std::uint32_t b0,
+                                                              std::uint32_t b1, Values const& values, Values const& min_vals,
+                                                              GainOf const* gain_of) {
+  return whole_feature_split(hist, node, f, b0, b1, values, min_vals, BatchGains<GainOf>{fma, p, q, node, gain_of});
 }
 
 #ifdef KBOOST_HOST_FMA
