@@ -223,8 +223,8 @@ void evaluate_feature_splits(ExecutionSpace const& space, SplitParams const& p, 
   // answer is the same for every team size: 32 threads on GPUs, 1 on host backends.
   using policy_t = Kokkos::TeamPolicy<ExecutionSpace>;
   using member_t = typename policy_t::member_type;
-  // Host backends search a numerical feature with one thread (whole_feature_split: the same answer,
-  // fewer gains, FMA instructions where the core has them).
+  // Host backends search a numerical feature with one thread (detail/host_split_search.hpp: the
+  // same answer, fewer gains, FMA and AVX instructions where the core has them).
   constexpr bool kHost = Kokkos::SpaceAccessibility<ExecutionSpace, Kokkos::HostSpace>::accessible;
   int const team = kHost ? 1 : 32;
   bool const fma = kHost && compat::host_has_fma();

@@ -7,7 +7,7 @@
 /// a bit: results are identical on every backend, thread count and kernel choice.
 /// Two kernels: a team-scratch tile (a team-local histogram of one feature group, flushed to global
 /// memory with integer atomics) for nodes with at least `min_shared` rows, and a global-atomic kernel
-/// for the rest.
+/// for the rest (on host backends, where a team is one core, one core per node with plain adds).
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
