@@ -347,7 +347,8 @@ class HistogramBuilder {
         KOKKOS_LAMBDA(typename policy::member_type const& m) {
           HistNode const n = d(m.league_rank());
           auto const rows = n.rows(counts);
-          scratch sink(m.team_scratch(0), nf);
+          scratch sink(m.team_scratch(0), nf);  // the missing codes' adds, never read
+          for (int f = 0; f < nf; ++f) sink(f) = GradientPairInt64{};
           GradientPairInt64* const row_hist = &hist(n.slot, 0);
           constexpr std::int32_t kAhead = 16;
           for (std::int32_t p = rows.first; p < rows.second; ++p) {

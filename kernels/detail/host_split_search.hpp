@@ -104,8 +104,8 @@ KOKKOS_FORCEINLINE_FUNCTION void plain_batch_gains(bool fma, SplitParams const& 
 
 /// best_numerical_split over all of feature f's bins [b0, b1) by one thread (the host backends'
 /// team of one), candidates taken kBatch at a time: `batch_gains(c, missing, has_missing)` fills
-/// c.g_mr and, when has_missing, c.g_ml (`missing`: the node's rows missing f), then the batch is kept in bin order (keep_if_better). Two shortcuts
-/// that cannot change the answer: a candidate whose bin below holds a zero sum has the previous
+/// c.g_mr and, when has_missing, c.g_ml (`missing`: the node's rows missing f), then the batch is
+/// kept in bin order (keep_if_better). Two shortcuts that cannot change the answer: a candidate whose bin below holds a zero sum has the previous
 /// candidate's sums, hence its gain, and never wins the strict '>' (not evaluated); without missing
 /// rows both default directions give the same gain (taken once; right, as on ties).
 template <class Hist, class Values, class BatchGains>

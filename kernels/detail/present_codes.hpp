@@ -24,7 +24,7 @@ struct PresentCodes {
   Kokkos::View<std::uint64_t*, Mem> start;  ///< rows × groups + 1 offsets into `slots`
   Kokkos::View<std::uint16_t*, Mem> slots;  ///< each present value's slot in its group's local histogram
   int groups = 0;
-  bool built() const { return start.extent(0) != 0; }
+  KOKKOS_INLINE_FUNCTION bool built() const { return start.extent(0) != 0; }
 };
 
 /// The present codes of `bins` (rows × features, host-accessible; feature f's code n_f =
@@ -42,26 +42,28 @@ PresentCodes<Mem> make_present_codes(ExecutionSpace const& space, Bins const& bi
   if (rows == 0 || nf == 0 || groups <= 0) return out;
   std::vector<std::uint32_t> missing_code(nf);
   for (int f = 0; f < nf; ++f) missing_code[f] = ptrs[f + 1] - ptrs[f];
-  std::vector<std::uint64_t> start(rows * groups + 1, 0);
+  // start holds each (row, group)'s count at index + 1 first, then their running sum
+  Kokkos::View<std::uint64_t*, Mem> start(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::hist::present_start"),
+                                          rows * static_cast<std::size_t>(groups) + 1);
+  start(0) = 0;
   Kokkos::parallel_for(
       "kboost::hist::count_present", Kokkos::RangePolicy<ExecutionSpace>(space, 0, rows), [&](std::size_t r) {
         for (int g = 0; g < groups; ++g) {
           std::uint64_t n = 0;
           for (int f = group_feature[g]; f < group_feature[g + 1]; ++f) n += bins(r, f) != missing_code[f] ? 1 : 0;
-          start[r * groups + g + 1] = n;
+          start(r * groups + g + 1) = n;
         }
       });
   space.fence();
-  for (std::size_t i = 1; i < start.size(); ++i) start[i] += start[i - 1];
+  for (std::size_t i = 1; i < start.extent(0); ++i) start(i) += start(i - 1);
+  std::uint64_t const present = start(start.extent(0) - 1);
   double const values = static_cast<double>(rows) * static_cast<double>(nf);
-  if (static_cast<double>(start.back()) > (1.0 - min_missing_share) * values) return out;
+  if (static_cast<double>(present) > (1.0 - min_missing_share) * values) return out;
   out.groups = groups;
-  out.start = Kokkos::View<std::uint64_t*, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::hist::present_start"),
-                                                start.size());
+  out.start = start;
   out.slots = Kokkos::View<std::uint16_t*, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::hist::present_slots"),
-                                                start.back());
+                                                present);
   auto const o = out;
-  for (std::size_t i = 0; i < start.size(); ++i) o.start(i) = start[i];
   Kokkos::parallel_for(
       "kboost::hist::fill_present", Kokkos::RangePolicy<ExecutionSpace>(space, 0, rows), [&](std::size_t r) {
         for (int g = 0; g < groups; ++g) {
