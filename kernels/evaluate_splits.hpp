@@ -227,7 +227,7 @@ void evaluate_feature_splits(ExecutionSpace const& space, SplitParams const& p, 
   // same answer, fewer gains, FMA and AVX instructions where the core has them).
   constexpr bool kHost = Kokkos::SpaceAccessibility<ExecutionSpace, Kokkos::HostSpace>::accessible;
   int const team = kHost ? 1 : 32;
-  bool const fma = kHost && compat::host_has_fma();
+  [[maybe_unused]] bool const fma = kHost && compat::host_has_fma();  // (unused in device passes)
   std::size_t const shmem = static_cast<std::size_t>(team) * (sizeof(GradientPairInt64) + sizeof(SplitCandidate));
   Kokkos::parallel_for(
       "kboost::splits::per_feature",
