@@ -196,7 +196,7 @@ KOKKOS_INLINE_FUNCTION SplitCandidate first_best(SplitCandidate const* cand, int
 /// evaluate_splits' arguments (see there), handed to its stages.
 template <class Mem>
 struct SplitEvalArgs {
-  Kokkos::View<const GradientPairInt64**, Kokkos::LayoutRight, Mem> hist;
+  Kokkos::View<GradientPairInt64**, Kokkos::LayoutRight, Mem> hist;
   Kokkos::View<const std::uint32_t*, Mem> ptrs;
   Kokkos::View<const float*, Mem> values, min_vals;
   Kokkos::View<const EvalNode*, Mem> nodes;
@@ -210,8 +210,34 @@ struct SplitEvalArgs {
   bool constrained() const { return monotone.extent(0) != 0; }
 };
 
+/// Node k's histogram over the bins [b0, b1) of one feature, made by the team as parent − built
+/// when node k is made by subtraction (EvalNode::parent_slot ≥ 0; exact, integer). Every member
+/// calls this (it holds a barrier when it subtracts).
+template <class Member, class Hist>
+KOKKOS_INLINE_FUNCTION void make_feature_bins(Member const& m, Hist const& hist, EvalNode const& node, std::uint32_t b0,
+                                              std::uint32_t b1) {
+  if (node.parent_slot < 0) return;
+  Kokkos::parallel_for(Kokkos::TeamThreadRange(m, b0, b1), [&](std::uint32_t b) {
+    hist(node.slot, b) = hist(node.parent_slot, b) - hist(node.built_slot, b);
+  });
+  m.team_barrier();
+}
+
+/// The (node, feature) of team i of n_nodes × n_features. Host backends with an even number of
+/// nodes take the nodes two by two, feature by feature (i → node 2(i / 2F) + i mod 2, feature
+/// (i / 2) mod F): a child and its sibling made by subtraction from it are searched one after the
+/// other, while the feature's bins of the first are still in the core's cache.
+struct NodeFeature {
+  int k, f;
+};
+KOKKOS_INLINE_FUNCTION NodeFeature node_feature_of(int i, int n_nodes, int n_features, bool pairs) {
+  if (!pairs || n_nodes % 2 != 0) return NodeFeature{i / n_features, i % n_features};
+  return NodeFeature{2 * (i / (2 * n_features)) + i % 2, (i / 2) % n_features};
+}
+
 /// Stage 1 of evaluate_splits: a.scratch(k, f) = the best split of node k on feature f (a default
-/// candidate where a.feature_mask(k, f) = 0).
+/// candidate where a.feature_mask(k, f) = 0), node k's histogram made first where it is made by
+/// subtraction (all of its features, masked or not: its children may be made from it).
 template <class ExecutionSpace, class Mem>
 void evaluate_feature_splits(ExecutionSpace const& space, SplitParams const& p, GradientQuantiser const& q,
                              SplitEvalArgs<Mem> const& a) {
@@ -228,22 +254,24 @@ void evaluate_feature_splits(ExecutionSpace const& space, SplitParams const& p, 
   constexpr bool kHost = Kokkos::SpaceAccessibility<ExecutionSpace, Kokkos::HostSpace>::accessible;
   int const team = kHost ? 1 : 32;
   [[maybe_unused]] bool const fma = kHost && compat::host_has_fma();  // (unused in device passes)
+  bool const pairs = kHost;  // node_feature_of's order: siblings one after the other on host cores
   std::size_t const shmem = static_cast<std::size_t>(team) * (sizeof(GradientPairInt64) + sizeof(SplitCandidate));
   Kokkos::parallel_for(
       "kboost::splits::per_feature",
       policy_t(space, a.n_nodes * n_features, team).set_scratch_size(0, Kokkos::PerTeam(shmem)),
       KOKKOS_LAMBDA(member_t const& m) {
-        int const i = m.league_rank();
-        int const k = i / n_features, f = i % n_features;
+        NodeFeature const nf = node_feature_of(m.league_rank(), a.n_nodes, n_features, pairs);
+        int const k = nf.k, f = nf.f;
         int const nt = m.team_size(), t = m.team_rank();
         auto* part = static_cast<GradientPairInt64*>(m.team_scratch(0).get_shmem(nt * sizeof(GradientPairInt64)));
         auto* cand = static_cast<SplitCandidate*>(m.team_scratch(0).get_shmem(nt * sizeof(SplitCandidate)));
+        EvalNode const node = a.nodes(k);
+        std::uint32_t const b0 = a.ptrs(f), b1 = a.ptrs(f + 1);
+        make_feature_bins(m, a.hist, node, b0, b1);
         if (!a.feature_mask(k, f)) {  // the whole team leaves together: no barrier is skipped by part of it
           if (t == 0) a.scratch(k, f) = SplitCandidate{};
           return;
         }
-        EvalNode const node = a.nodes(k);
-        std::uint32_t const b0 = a.ptrs(f), b1 = a.ptrs(f + 1);
         int const c = constrained ? static_cast<int>(a.monotone(f)) : 0;
         auto const gain_of = [&](GradientPairInt64 const& l, GradientPairInt64 const& r) {
           return constrained ? constrained_split_gain(p, q, l, r, node.lower, node.upper, c) : split_gain(p, q, l, r);
@@ -305,7 +333,8 @@ void pick_node_splits(ExecutionSpace const& space, SplitParams const& p, Gradien
 }  // namespace detail
 
 /// Best split of every node in `nodes` (extent n_nodes) over the allowed features.
-/// hist: slots × total_bins; cuts: ptrs (features+1), values (total_bins), min_vals (features);
+/// hist: slots × total_bins, read, and written only in the slots of nodes made by subtraction
+/// (EvalNode::parent_slot ≥ 0: hist(slot) = hist(parent_slot) − hist(built_slot), all bins); cuts: ptrs (features+1), values (total_bins), min_vals (features);
 /// feature_mask: n_nodes × features (1 = may split on it; colsample, interaction constraints);
 /// monotone: features (−1/0/+1), or extent 0 for no monotone constraints (upstream's
 /// unconstrained gain arithmetic). Result: out (n_nodes).
@@ -318,7 +347,7 @@ void pick_node_splits(ExecutionSpace const& space, SplitParams const& p, Gradien
 /// from cats.base(f)) as scratch.
 template <class ExecutionSpace, class Mem>
 void evaluate_splits(ExecutionSpace const& space, SplitParams const& p, GradientQuantiser const& q,
-                     Kokkos::View<const GradientPairInt64**, Kokkos::LayoutRight, Mem> hist,
+                     Kokkos::View<GradientPairInt64**, Kokkos::LayoutRight, Mem> hist,
                      Kokkos::View<const std::uint32_t*, Mem> ptrs, Kokkos::View<const float*, Mem> values,
                      Kokkos::View<const float*, Mem> min_vals, Kokkos::View<const EvalNode*, Mem> nodes,
                      Kokkos::View<const std::uint8_t**, Kokkos::LayoutRight, Mem> feature_mask,

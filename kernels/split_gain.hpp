@@ -47,12 +47,19 @@ static_assert(sizeof(SplitCandidate) == 64, "SplitCandidate has no padding left"
 
 /// A node to evaluate: its histogram slot, total (grad, hess), and the bounds its
 /// children's weights are clamped to under monotone constraints (upstream TreeEvaluator's
-/// lower_bounds_/upper_bounds_; ±FLT_MAX when unconstrained).
+/// lower_bounds_/upper_bounds_; ±FLT_MAX when unconstrained). A node with parent_slot ≥ 0 has
+/// its histogram made by the evaluator, hist(slot) = hist(parent_slot) − hist(built_slot), each
+/// feature's bins right before they are searched (the subtraction trick without a pass of its own).
 struct EvalNode {
   std::int32_t slot = 0;
+  std::int32_t parent_slot = -1;
   GradientPairInt64 sum{};
   float lower = -FLT_MAX, upper = FLT_MAX;
+  std::int32_t built_slot = -1;
+  /// The 4 bytes the compiler would pad with (named: every byte of an uploaded node is written).
+  std::int32_t unused = 0;
 };
+static_assert(sizeof(EvalNode) == 40, "EvalNode has no padding left");
 
 namespace detail {
 KOKKOS_INLINE_FUNCTION double threshold_l1(double g, double alpha) {

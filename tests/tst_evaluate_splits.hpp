@@ -5,6 +5,7 @@
 #include <catch2/catch_test_macros.hpp>
 
 #include <cfloat>
+#include <cstring>
 #include <cstdint>
 #include <vector>
 
@@ -22,6 +23,7 @@ using kboost::SplitCandidate;
 struct Evaluated {
   std::vector<SplitCandidate> splits;
   std::vector<std::uint32_t> words;
+  std::vector<GradientPairInt64> hist;  ///< the histogram after the evaluation, slot by slot
 };
 
 /// Cuts and one histogram slot of a tiny matrix.
@@ -31,11 +33,15 @@ struct TinyHistogram {
   std::vector<GradientPairInt64> bins;
 
   /// evaluate_splits of `nodes` (all of slot 0) with `mask` (nodes × features); `categorical`:
-  /// one flag per feature (empty: all numerical; at most one categorical feature here).
+  /// one flag per feature (empty: all numerical; at most one categorical feature here); `slots`:
+  /// the histogram, slot by slot, when it is not the one slot `bins`.
   Evaluated evaluate(kboost::SplitParams const& p, std::vector<kboost::EvalNode> const& nodes,
-                     std::vector<std::uint8_t> const& mask, std::vector<std::uint8_t> const& categorical = {}) const {
+                     std::vector<std::uint8_t> const& mask, std::vector<std::uint8_t> const& categorical = {},
+                     std::vector<GradientPairInt64> const& slots = {}) const {
     using Mem = TEST_MEMSPACE;
     std::size_t const n_features = ptrs.size() - 1;
+    std::vector<GradientPairInt64> const& all = slots.empty() ? bins : slots;
+    auto const hist = kboost::test::to_device(all, all.size() / bins.size(), bins.size());
     kboost::CategoricalEval<Mem> cats;
     if (!categorical.empty()) {
       cats.categorical = kboost::test::to_device(categorical);
@@ -47,11 +53,14 @@ struct TinyHistogram {
     Kokkos::View<SplitCandidate**, Kokkos::LayoutRight, Mem> scratch("scratch", nodes.size(), n_features);
     Kokkos::View<SplitCandidate*, Mem> out("out", nodes.size());
     kboost::evaluate_splits<TEST_EXECSPACE, Mem>(
-        TEST_EXECSPACE(), p, kboost::GradientQuantiser{}, kboost::test::to_device(bins, 1, bins.size()),
+        TEST_EXECSPACE(), p, kboost::GradientQuantiser{}, hist,
         kboost::test::to_device(ptrs), kboost::test::to_device(values), kboost::test::to_device(min_vals),
         kboost::test::to_device(nodes), kboost::test::to_device(mask, nodes.size(), n_features),
         Kokkos::View<const std::int8_t*, Mem>(), scratch, out, static_cast<int>(nodes.size()), cats);
-    Evaluated e{kboost::test::to_vector(out), {}};
+    Evaluated e{kboost::test::to_vector(out), {}, {}};
+    auto const h_hist = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), hist);
+    for (std::size_t slot = 0; slot < h_hist.extent(0); ++slot)
+      for (std::size_t b = 0; b < h_hist.extent(1); ++b) e.hist.push_back(h_hist(slot, b));
     if (!categorical.empty()) {
       auto const w = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), cats.words);
       for (std::size_t k = 0; k < nodes.size(); ++k) e.words.push_back(w(k, 0));
@@ -154,5 +163,47 @@ TEST_CASE("evaluate_splits " TEST_BACKEND ": categorical splits, one-hot and par
     CHECK(s[0].left_sum == GradientPairInt64{-6, 4});
     CHECK(s[0].right_sum == GradientPairInt64{4, 4});
     CHECK(e.words == std::vector<std::uint32_t>{0b110u});
+  }
+}
+
+TEST_CASE("evaluate_splits " TEST_BACKEND ": a sibling made by subtraction while searching gives the made histogram's splits",
+          "[evaluate_splits][stage]") {
+  // slot 0: the parent (the first test's bins, sum (−2, 8)); slot 1: the child built from its rows
+  // (sum (−1, 4)); slot 2: the sibling, parent − built = (−3, 1) (0, 1) (3, 2) (−1, 2) (0, 2)
+  // with sum (−1, 4), left unwritten (garbage) when the evaluator makes it.
+  TinyHistogram const h{{0, 3, 5}, {1.0f, 2.0f, 3.0f, 10.0f, 20.0f}, {0.5f, 5.0f},
+                        {{-4, 2}, {1, 2}, {3, 2}, {-3, 3}, {0, 3}}};
+  std::vector<GradientPairInt64> const parent = h.bins;
+  std::vector<GradientPairInt64> const built{{-1, 1}, {1, 1}, {0, 0}, {-2, 1}, {0, 1}};
+  std::vector<GradientPairInt64> const sibling{{-3, 1}, {0, 1}, {3, 2}, {-1, 2}, {0, 2}};
+  std::vector<GradientPairInt64> const garbage(5, GradientPairInt64{99, 99});
+  auto const slots = [&](std::vector<GradientPairInt64> const& third) {
+    std::vector<GradientPairInt64> v = parent;
+    v.insert(v.end(), built.begin(), built.end());
+    v.insert(v.end(), third.begin(), third.end());
+    return v;
+  };
+  kboost::EvalNode b, s;
+  b.slot = 1;
+  b.sum = GradientPairInt64{-1, 4};
+  s.slot = 2;
+  s.sum = GradientPairInt64{-1, 4};
+  kboost::EvalNode made = s;
+  made.parent_slot = 0;
+  made.built_slot = 1;
+  // the sibling may not split on feature 0: its bins are made all the same (its children need them)
+  std::vector<std::uint8_t> const mask{1, 1, 0, 1};
+  auto const direct = h.evaluate(kboost::SplitParams{}, {b, s}, mask, {}, slots(sibling));
+  REQUIRE(direct.splits[0].feature >= 0);
+  REQUIRE(direct.splits[1].feature == 1);
+  for (bool sibling_first : {false, true}) {
+    CAPTURE(sibling_first);
+    auto const e = sibling_first
+                       ? h.evaluate(kboost::SplitParams{}, {made, b}, {0, 1, 1, 1}, {}, slots(garbage))
+                       : h.evaluate(kboost::SplitParams{}, {b, made}, mask, {}, slots(garbage));
+    CHECK(e.hist == slots(sibling));
+    std::size_t const at_b = sibling_first ? 1 : 0, at_s = 1 - at_b;
+    CHECK(std::memcmp(&e.splits[at_b], &direct.splits[0], sizeof(SplitCandidate)) == 0);
+    CHECK(std::memcmp(&e.splits[at_s], &direct.splits[1], sizeof(SplitCandidate)) == 0);
   }
 }

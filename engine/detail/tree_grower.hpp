@@ -135,6 +135,10 @@ class TreeGrower {
   /// Host histograms read only the present codes of a row (HistogramBuilder::use_present_codes)
   /// when at least this share of the fit's values are missing.
   static constexpr double kPresentCodesMissingShare = 0.25;
+  /// On host memory a sibling's histogram is made by the split search, feature by feature right
+  /// before it searches them (EvalNode::parent_slot), instead of by a pass of its own: the node's
+  /// bins are then read once while in the core's cache. Devices keep HistogramBuilder::subtract.
+  static constexpr bool kSubtractWhileEvaluating = !kQueuedPartition;
   /// A batch's rows on each side of its splits.
   struct SplitRows {
     std::vector<std::int32_t> left;     ///< this rank's rows going left, per batch node (when not queued)
@@ -254,10 +258,11 @@ class TreeGrower {
     if (slot >= 0) free_slots_.push_back(slot);
     slot = -1;
   }
-  /// Evaluate `nodes` (all with built histograms; root, or children in expansion order, each
-  /// drawing its feature sample in that order); fills their split.
+  /// Evaluate `nodes` (root, or children in expansion order, each drawing its feature sample in
+  /// that order; all with built histograms but the siblings of `made`, whose histograms the search
+  /// makes by subtraction); fills their split.
   void evaluate(ExecutionSpace const& space, GradientQuantiser const& q, std::vector<Node*> const& nodes,
-                ColumnSampler& columns);
+                ColumnSampler& columns, std::vector<HistSubtraction> const& made = {});
   void add_node(TreeModel& t, int parent, float base_weight, double hess);
   /// Sizes the categorical scratch of evaluate_splits for n nodes (no-op without categorical features).
   void reserve_categorical(std::size_t n);
@@ -448,7 +453,8 @@ void TreeGrower<ExecutionSpace, Mem, BinT>::write_categories(TreeModel& t, std::
 
 template <class ExecutionSpace, class Mem, class BinT>
 void TreeGrower<ExecutionSpace, Mem, BinT>::evaluate(ExecutionSpace const& space, GradientQuantiser const& q,
-                                               std::vector<Node*> const& nodes, ColumnSampler& columns) {
+                                               std::vector<Node*> const& nodes, ColumnSampler& columns,
+                                               std::vector<HistSubtraction> const& made) {
   if (nodes.empty()) return;
   std::size_t const n = nodes.size();
   if (eval_out_.extent(0) < n) {
@@ -464,13 +470,18 @@ void TreeGrower<ExecutionSpace, Mem, BinT>::evaluate(ExecutionSpace const& space
     hn[k].sum = nd.sum;
     hn[k].lower = nd.lower;
     hn[k].upper = nd.upper;
+    for (HistSubtraction const& sub : made)
+      if (sub.sibling == nd.slot) {
+        hn[k].parent_slot = sub.parent;
+        hn[k].built_slot = sub.built;
+      }
     for (int f : columns.node_features(nd.depth))
       if (interaction_allows(nd, f)) hm[k * n_features_ + f] = 1;
   }
   reserve_categorical(n);
   auto const d_nodes = uploads_.put(space, hn);
   auto const d_mask = uploads_.put(space, hm);
-  evaluate_splits(space, split_params(), q, Kokkos::View<const GradientPairInt64**, Kokkos::LayoutRight, Mem>(hist_),
+  evaluate_splits(space, split_params(), q, hist_,
                   Kokkos::View<const std::uint32_t*, Mem>(cuts_.ptrs), Kokkos::View<const float*, Mem>(cuts_.values),
                   Kokkos::View<const float*, Mem>(cuts_.min_vals), Kokkos::View<const EvalNode*, Mem>(d_nodes),
                   Kokkos::View<const std::uint8_t**, Kokkos::LayoutRight, Mem>(
@@ -596,11 +607,13 @@ void TreeGrower<ExecutionSpace, Mem, BinT>::prepare_children(ExecutionSpace cons
   for (Node const* nd : parents) psplits.push_back(partition_split(*nd, words));
   SplitRows const rows = partition_rows(space, parents, psplits, words, times);
   ChildHistograms const plan = add_children(parents, rows, q, driver);
-  if (!plan.build.empty()) build_histograms(space, gq, plan.build, plan.subs, times);
-  for (Node* nd : parents) free_slot(nd->slot);
+  std::vector<HistSubtraction> const none;
+  auto const& separate_subs = kSubtractWhileEvaluating ? none : plan.subs;
+  if (!plan.build.empty()) build_histograms(space, gq, plan.build, separate_subs, times);
+  for (Node* nd : parents) free_slot(nd->slot);  // (no slot is handed out again before the search)
   {
     PhaseTimer timer(times.splits);
-    evaluate(space, q, plan.evaluate, columns);  // the step's wait, when it evaluates
+    evaluate(space, q, plan.evaluate, columns, kSubtractWhileEvaluating ? plan.subs : none);  // the step's wait, when it evaluates
   }
   if constexpr (!kQueuedPartition) return;
   if (plan.evaluate.empty()) {
