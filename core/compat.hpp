@@ -54,6 +54,16 @@ inline bool host_has_fma() {
 #endif
 }
 
+/// Whether the running host core has FMA and AVX2 (the host split search's KBOOST_HOST_FMA build
+/// also takes 64-bit integer lanes). False where KBOOST_HOST_FMA is not defined.
+inline bool host_has_avx2_fma() {
+#ifdef KBOOST_HOST_FMA
+  return __builtin_cpu_supports("fma") && __builtin_cpu_supports("avx2");
+#else
+  return false;
+#endif
+}
+
 /// Most host threads kboost lets Kokkos start: Kokkos 3.4's OpenMP backend holds per-thread state
 /// in fixed arrays of OpenMPExec::MAX_THREAD_COUNT = 512 entries (Kokkos_OpenMP_Exec.hpp) and
 /// crashes beyond them; 4.x has no such array.

@@ -253,7 +253,7 @@ void evaluate_feature_splits(ExecutionSpace const& space, SplitParams const& p, 
   // same answer, fewer gains, FMA and AVX instructions where the core has them).
   constexpr bool kHost = Kokkos::SpaceAccessibility<ExecutionSpace, Kokkos::HostSpace>::accessible;
   int const team = kHost ? 1 : 32;
-  [[maybe_unused]] bool const fma = kHost && compat::host_has_fma();  // (unused in device passes)
+  [[maybe_unused]] bool const fma = kHost && compat::host_has_avx2_fma();  // (unused in device passes)
   bool const pairs = kHost;  // node_feature_of's order: siblings one after the other on host cores
   std::size_t const shmem = static_cast<std::size_t>(team) * (sizeof(GradientPairInt64) + sizeof(SplitCandidate));
   Kokkos::parallel_for(

@@ -34,7 +34,7 @@ struct CandidateBatch {
 #ifdef KBOOST_HOST_FMA
 /// child_gain (kernels/split_gain.hpp) of four children (sums G, H > 0) in AVX lanes: the same IEEE
 /// operations in the same order, each branch taken as a select, hence the same bits.
-__attribute__((target("fma"))) inline __m128 child_gain_x4(SplitParams const& p, __m256d G, __m256d H) {
+__attribute__((target("avx2,fma"))) inline __m128 child_gain_x4(SplitParams const& p, __m256d G, __m256d H) {
   __m256d const zero = _mm256_setzero_pd(), sign = _mm256_set1_pd(-0.0);
   __m256d const alpha = _mm256_set1_pd(static_cast<double>(p.alpha));
   __m256d const lambda = _mm256_set1_pd(static_cast<double>(p.lambda));
@@ -58,35 +58,63 @@ __attribute__((target("fma"))) inline __m128 child_gain_x4(SplitParams const& p,
   return _mm_xor_ps(_mm256_cvtpd_ps(_mm256_fmadd_pd(two_alpha, _mm256_cvtps_pd(w_abs), s)), _mm_set1_ps(-0.0f));
 }
 
-/// out[i] = split_gain of the left sums (gl[i], hl[i]) and right sums (gr[i], hr[i]) for i < n,
-/// four at a time in AVX lanes (the same bits as split_gain), the rest one at a time.
-__attribute__((target("fma"))) inline void split_gains_fma(SplitParams const& p, double const* gl, double const* hl,
-                                                           double const* gr, double const* hr, float* out, int n) {
+/// static_cast<double>(v) of four int64 lanes, rounded as the scalar conversion: the high 32 bits
+/// (signed) and the low 32 bits (unsigned) are each exact in double, so hi·2^32 + lo = v is
+/// rounded once, by the last addition.
+__attribute__((target("avx2,fma"))) inline __m256d int64_to_double_x4(__m256i v) {
+  __m128i const hi = _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(v, _mm256_setr_epi32(1, 3, 5, 7, 0, 2, 4, 6)));
+  __m256d const high = _mm256_mul_pd(_mm256_cvtepi32_pd(hi), _mm256_set1_pd(4294967296.0));
+  __m256i const two52 = _mm256_set1_epi64x(0x4330000000000000LL);  // the bits of 2^52
+  __m256i const lo = _mm256_and_si256(v, _mm256_set1_epi64x(0xFFFFFFFFLL));
+  __m256d const low = _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(lo, two52)), _mm256_castsi256_pd(two52));
+  return _mm256_add_pd(high, low);
+}
+
+/// out[i] = split_gain(p, q, left, sum − left) with left = c.scan(i) + shift for i < c.n, four
+/// at a time in AVX2 lanes (int64 sums, then to_double_grad/hess, then split_gain_of: the same
+/// operations, hence the same bits), the rest one at a time.
+__attribute__((target("avx2,fma"))) inline void batch_gains_x4(SplitParams const& p, GradientQuantiser const& q,
+                                                               GradientPairInt64 const& sum, GradientPairInt64 const& shift,
+                                                               CandidateBatch const& c, float* out) {
   __m256d const zero = _mm256_setzero_pd();
   __m256d const mcw = _mm256_set1_pd(static_cast<double>(p.min_child_weight));
+  __m256d const to_grad = _mm256_set1_pd(q.to_floating[0]), to_hess = _mm256_set1_pd(q.to_floating[1]);
+  __m256i const sum_grad = _mm256_set1_epi64x(sum.grad), sum_hess = _mm256_set1_epi64x(sum.hess);
+  __m256i const shift_grad = _mm256_set1_epi64x(shift.grad), shift_hess = _mm256_set1_epi64x(shift.hess);
   int i = 0;
-  for (; i + 4 <= n; i += 4) {
-    __m256d const GL = _mm256_loadu_pd(gl + i), HL = _mm256_loadu_pd(hl + i);
-    __m256d const GR = _mm256_loadu_pd(gr + i), HR = _mm256_loadu_pd(hr + i);
+  for (; i + 4 <= c.n; i += 4) {
+    __m256i const lg = _mm256_add_epi64(_mm256_loadu_si256(reinterpret_cast<__m256i const*>(c.scan_grad + i)), shift_grad);
+    __m256i const lh = _mm256_add_epi64(_mm256_loadu_si256(reinterpret_cast<__m256i const*>(c.scan_hess + i)), shift_hess);
+    __m256d const GL = _mm256_mul_pd(int64_to_double_x4(lg), to_grad), HL = _mm256_mul_pd(int64_to_double_x4(lh), to_hess);
+    __m256d const GR = _mm256_mul_pd(int64_to_double_x4(_mm256_sub_epi64(sum_grad, lg)), to_grad);
+    __m256d const HR = _mm256_mul_pd(int64_to_double_x4(_mm256_sub_epi64(sum_hess, lh)), to_hess);
     __m256d const valid = _mm256_and_pd(_mm256_and_pd(_mm256_cmp_pd(HL, zero, _CMP_GT_OQ), _mm256_cmp_pd(HR, zero, _CMP_GT_OQ)),
                                         _mm256_and_pd(_mm256_cmp_pd(HL, mcw, _CMP_NLT_UQ), _mm256_cmp_pd(HR, mcw, _CMP_NLT_UQ)));
-    alignas(16) float gain[4];
-    _mm_store_ps(gain, _mm_add_ps(child_gain_x4(p, GL, HL), child_gain_x4(p, GR, HR)));
-    int const ok = _mm256_movemask_pd(valid);
-    for (int j = 0; j < 4; ++j) out[i + j] = (ok >> j) & 1 ? gain[j] : -FLT_MAX;
+    __m128 const gain = _mm_add_ps(child_gain_x4(p, GL, HL), child_gain_x4(p, GR, HR));
+    __m128 const keep = _mm_castsi128_ps(_mm256_castsi256_si128(
+        _mm256_permutevar8x32_epi32(_mm256_castpd_si256(valid), _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6))));
+    _mm_storeu_ps(out + i, _mm_blendv_ps(_mm_set1_ps(-FLT_MAX), gain, keep));
   }
-  for (; i < n; ++i) out[i] = split_gain_of(p, gl[i], hl[i], gr[i], hr[i]);
+  for (; i < c.n; ++i) {
+    GradientPairInt64 const l = c.scan(i) + shift;
+    out[i] = split_gain(p, q, l, sum - l);
+  }
 }
 #endif
 
 /// The batch's gains with the missing rows right (left sum scan(i)) or, when `missing_left`,
-/// left (scan(i) + missing) into `out`, unconstrained (split_gain's bits): the sums in double
-/// first, then the gains, four at a time where `fma` (the core has FMA and AVX).
+/// left (scan(i) + missing) into `out`, unconstrained (split_gain's bits): four at a time where
+/// `fma` (the core has FMA and AVX2), else the sums in double first, then the gains.
 KOKKOS_FORCEINLINE_FUNCTION void plain_batch_gains(bool fma, SplitParams const& p, GradientQuantiser const& q,
                                                    GradientPairInt64 const& sum, GradientPairInt64 const& missing,
                                                    bool missing_left, CandidateBatch const& c, float* out) {
-  double gl[CandidateBatch::kBatch], hl[CandidateBatch::kBatch], gr[CandidateBatch::kBatch], hr[CandidateBatch::kBatch];
   GradientPairInt64 const shift = missing_left ? missing : GradientPairInt64{};
+#ifdef KBOOST_HOST_FMA
+  if (fma) return batch_gains_x4(p, q, sum, shift, c, out);
+#else
+  (void)fma;
+#endif
+  double gl[CandidateBatch::kBatch], hl[CandidateBatch::kBatch], gr[CandidateBatch::kBatch], hr[CandidateBatch::kBatch];
   for (int i = 0; i < c.n; ++i) {
     GradientPairInt64 const l = c.scan(i) + shift, r = sum - l;
     gl[i] = to_double_grad(q, l.grad);
@@ -94,11 +122,6 @@ KOKKOS_FORCEINLINE_FUNCTION void plain_batch_gains(bool fma, SplitParams const& 
     gr[i] = to_double_grad(q, r.grad);
     hr[i] = to_double_hess(q, r.hess);
   }
-#ifdef KBOOST_HOST_FMA
-  if (fma) return split_gains_fma(p, gl, hl, gr, hr, out, c.n);
-#else
-  (void)fma;
-#endif
   for (int i = 0; i < c.n; ++i) out[i] = split_gain_of(p, gl[i], hl[i], gr[i], hr[i]);
 }
 
@@ -174,10 +197,10 @@ KOKKOS_FORCEINLINE_FUNCTION SplitCandidate feature_split_with(bool fma, SplitPar
 }
 
 #ifdef KBOOST_HOST_FMA
-/// feature_split_with compiled for x86-64 cores with FMA (compat.hpp's KBOOST_HOST_FMA), where the
+/// feature_split_with compiled for x86-64 cores with FMA and AVX2 (compat.hpp's KBOOST_HOST_FMA), where the
 /// plain gains' loop becomes vector instructions. Called only when the running core has FMA.
 template <class Hist, class Values, class GainOf>
-__attribute__((target("fma"))) SplitCandidate feature_split_with_fma(SplitParams const& p, GradientQuantiser const& q,
+__attribute__((target("avx2,fma"))) SplitCandidate feature_split_with_fma(SplitParams const& p, GradientQuantiser const& q,
                                                                       Hist const& hist, EvalNode const& node, int f,
                                                                       std::uint32_t b0, std::uint32_t b1, Values const& values,
                                                                       Values const& min_vals, GainOf const* gain_of) {
@@ -187,7 +210,7 @@ __attribute__((target("fma"))) SplitCandidate feature_split_with_fma(SplitParams
 
 /// The best numerical split of `node` on feature f (bins [b0, b1)) by one thread: the bytes of
 /// best_numerical_split over all of f's bins with gain_of's gains (`gain_of` nullptr: split_gain's,
-/// unconstrained), through the FMA build when `fma` (compat::host_has_fma()).
+/// unconstrained), through the FMA build when `fma` (compat::host_has_avx2_fma()).
 template <class Hist, class Values, class GainOf>
 KOKKOS_INLINE_FUNCTION SplitCandidate host_feature_split(bool fma, SplitParams const& p, GradientQuantiser const& q,
                                                          Hist const& hist, EvalNode const& node, int f, std::uint32_t b0,
