@@ -334,7 +334,8 @@ void pick_node_splits(ExecutionSpace const& space, SplitParams const& p, Gradien
 
 /// Best split of every node in `nodes` (extent n_nodes) over the allowed features.
 /// hist: slots × total_bins, read, and written only in the slots of nodes made by subtraction
-/// (EvalNode::parent_slot ≥ 0: hist(slot) = hist(parent_slot) − hist(built_slot), all bins); cuts: ptrs (features+1), values (total_bins), min_vals (features);
+/// (EvalNode::parent_slot ≥ 0: hist(slot) = hist(parent_slot) − hist(built_slot), all bins);
+/// cuts: ptrs (features+1), values (total_bins), min_vals (features);
 /// feature_mask: n_nodes × features (1 = may split on it; colsample, interaction constraints);
 /// monotone: features (−1/0/+1), or extent 0 for no monotone constraints (upstream's
 /// unconstrained gain arithmetic). Result: out (n_nodes).
