@@ -86,6 +86,8 @@ std::map<std::string, int> key_lines(std::string const& text, std::string const&
   for (int n = 1; std::getline(in, line); ++n) {
     std::string key = trim_blanks(line.substr(0, line.find_first_of("=#")));
     if (key.empty()) continue;
+    if (line.substr(0, line.find('#')).find('=') == std::string::npos && key.find_first_of(" \t") != std::string::npos)
+      throw std::runtime_error(source + ":" + std::to_string(n) + ": '" + key + "' is not `key = value` (no '=')");
     if (key.rfind("eval[", 0) == 0) key = "eval";
     bool const repeats = key == "eval" || key == "eval_metric";  // each line adds one, as in upstream's CLI
     if (auto const seen = lines.find(key); seen != lines.end() && !repeats)

@@ -187,11 +187,29 @@ HostDMatrix to_matrix(LibsvmRows const& rows, std::size_t n_features, std::strin
   return m;
 }
 
+/// Refuses the options only CSV files honour (a LibSVM row is `label idx:value ...`: no header, no
+/// columns to name), so that none is silently ignored.
+void refuse_csv_options(std::string const& path, ReadOptions const& opt) {
+  std::vector<std::string> given;
+  if (!opt.label_column.empty()) given.push_back("label column");
+  if (opt.header.has_value()) given.push_back("header");
+  if (opt.delimiter != '\0') given.push_back("delimiter");
+  if (!opt.weight_column.empty()) given.push_back("weight column");
+  if (!opt.qid_column.empty()) given.push_back("qid column");
+  if (!opt.ignore_columns.empty()) given.push_back("ignored columns");
+  if (given.empty()) return;
+  std::string list;
+  for (auto const& g : given) list += (list.empty() ? "" : ", ") + g;
+  fail(path, 0, "", "a LibSVM file takes no " + list +
+                        " (CSV options: its rows are `label idx:value ...`; give --format csv if it is a CSV file)");
+}
+
 }  // namespace
 
 HostDMatrix read_libsvm(TextSource const& src, ReadOptions const& opt) {
   if (opt.index_base < -1 || opt.index_base > 1)
     fail(src.path, 0, "", "index_base must be 0, 1 or -1 (detect), not " + std::to_string(opt.index_base));
+  refuse_csv_options(src.path, opt);
   LibsvmRows rows = parse_rows(src, infinity_marker(opt.missing_markers));
   bool const one_based = apply_index_base(rows, opt.index_base, src.path);
   return to_matrix(rows, feature_count(rows, opt.num_features, one_based, src.path), src.path);

@@ -140,6 +140,15 @@ TEST_CASE("train input " TEST_BACKEND ": kboost train's side files, label errors
   auto const cfg_twice = kboost::test::write_file(dir, "w.conf", "eta = 0.1\nmax_depth = 2\neta = 0.5\n");
   CHECK(kboost::test::run_cli(dir, base + "--config " + cfg_twice, out) != 0);
   CHECK(out.find("w.conf:3: parameter 'eta' given twice (lines 1 and 3)") != std::string::npos);
+  // A config line without '=': named as such, with its line.
+  auto const cfg_no_eq = kboost::test::write_file(dir, "n.conf", "eta = 0.1\nobjective binary:logistic\n");
+  CHECK(kboost::test::run_cli(dir, base + "--config " + cfg_no_eq, out) != 0);
+  CHECK(out.find("n.conf:2: 'objective binary:logistic' is not `key = value` (no '=')") != std::string::npos);
+  // CSV-only options on a LibSVM file are refused, not ignored.
+  auto const svm = kboost::test::write_file(dir, "tr.svm", "0 0:1\n1 0:2\n0 0:3\n1 0:4\n");
+  CHECK(kboost::test::run_cli(dir, "train --data " + svm + " --num-round 1 --model-out " + model, out) == 0);
+  CHECK(kboost::test::run_cli(dir, "train --data " + svm + " --label-column 3 --header --num-round 1 --model-out " + model, out) != 0);
+  CHECK(out.find("tr.svm: a LibSVM file takes no label column, header (CSV options") != std::string::npos);
   // Metrics and options that do not fit the objective or the labels.
   auto const reg = kboost::test::write_file(dir, "reg.csv", "f0,y\n1,0.5\n2,3.25\n3,0\n4,1\n");
   std::string const reg_base = "train --data " + reg + " --label-column y --num-round 1 --model-out " + model + " ";
