@@ -7,6 +7,8 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <utility>
+#include <vector>
 #include <cctype>
 #include <cmath>
 #include <cstdio>
@@ -94,8 +96,10 @@ fjson parse_document(std::string const& bytes, fjson::input_format_t format) {
 /// XGBoost writes bare NaN and ±Infinity into JSON (its own to_chars, src/common/charconv.cc; e.g.
 /// split conditions of GPU-trained trees); map them to tokens nlohmann accepts: NaN -> null (read
 /// back as NaN), ±Infinity -> the string "±Infinity" (read back as ±inf by f32s; nlohmann refuses
-/// numbers that overflow, such as 1e999). Strings untouched.
-std::string sanitize_json_text(std::string const& in) {
+/// numbers that overflow, such as 1e999). Strings untouched. `grown`: after each replacement, the
+/// output's size and how many bytes longer than the input's the output has grown so far (so that a
+/// position in the output maps back to the file's).
+std::string sanitize_json_text(std::string const& in, std::vector<std::pair<std::size_t, std::size_t>>& grown) {
   if (in.find("NaN") == std::string::npos && in.find("Infinity") == std::string::npos) return in;
   std::string out;
   out.reserve(in.size() + 64);
@@ -113,16 +117,46 @@ std::string sanitize_json_text(std::string const& in) {
       if (!out.empty() && (out.back() == '-' || out.back() == '+')) out.pop_back();
       out += "null";
       i += 2;
+      grown.emplace_back(out.size(), out.size() - (i + 1));
     } else if (in.compare(i, 8, "Infinity") == 0) {
       bool const negative = !out.empty() && out.back() == '-';
       if (!out.empty() && (out.back() == '+' || out.back() == '-')) out.pop_back();
       out += negative ? "\"-Infinity\"" : "\"Infinity\"";
       i += 7;
+      grown.emplace_back(out.size(), out.size() - (i + 1));
     } else {
       out.push_back(c);
     }
   }
   return out;
+}
+
+/// A JSON syntax error at byte `at` (1-based, nlohmann's parse_error::byte) of the sanitized text,
+/// told at the file's own byte, line and column, with the parser's reason; an error at the end of
+/// the file says it may be cut short.
+std::string json_syntax_error(std::string const& bytes, std::vector<std::pair<std::size_t, std::size_t>> const& grown,
+                              std::size_t at, std::string const& what) {
+  constexpr std::size_t kLastToken = 8;  // an error this close to the end is in the file's last token
+  std::size_t shift = 0;
+  for (auto const& [end, g] : grown)
+    if (end <= at) shift = g;
+  std::size_t const byte = std::min(at > shift ? at - shift : 0, bytes.size());
+  std::size_t line = 1, column = 0;
+  for (std::size_t i = 0; i < byte; ++i) {
+    if (bytes[i] == '\n') {
+      ++line;
+      column = 0;
+    } else {
+      ++column;
+    }
+  }
+  std::size_t const reason = what.find(": ", what.find("parse error"));
+  std::string msg = "byte " + std::to_string(byte) + " of " + std::to_string(bytes.size()) + ", line " +
+                    std::to_string(line) + ", column " + std::to_string(column) + ": " +
+                    (reason == std::string::npos ? what : what.substr(reason + 2));
+  std::size_t const end = bytes.find_last_not_of(" \t\r\n") + 1;
+  if (byte + kLastToken >= end) msg += "; the file ends there: is it cut short?";
+  return msg;
 }
 
 bool looks_like_text_json(std::string const& bytes) {
@@ -485,12 +519,17 @@ fjson parse_model_document(std::string const& bytes, std::string const& source) 
     fail(source, "", std::string("is ") + c->name + "-compressed: decompress it first (`" + c->tool + " FILE > " +
                          "model.json`), or pipe it in: `" + c->tool + " FILE | kboost <command> --model - ...`");
   fjson doc;
+  std::vector<std::pair<std::size_t, std::size_t>> grown;
+  bool const text = looks_like_text_json(bytes);
   try {
-    if (looks_like_text_json(bytes)) {
-      doc = parse_document(sanitize_json_text(bytes), fjson::input_format_t::json);
+    if (text) {
+      doc = parse_document(sanitize_json_text(bytes, grown), fjson::input_format_t::json);
     } else {
       doc = parse_document(bytes, fjson::input_format_t::ubjson);
     }
+  } catch (fjson::parse_error const& e) {
+    if (!text) fail(source, "", std::string("not a valid JSON/UBJSON model (") + e.what() + ")");
+    fail(source, "", "not a valid JSON/UBJSON model (" + json_syntax_error(bytes, grown, e.byte, e.what()) + ")");
   } catch (std::exception const& e) {
     fail(source, "", std::string("not a valid JSON/UBJSON model (") + e.what() + ")");
   }

@@ -150,10 +150,6 @@ KOKKOS_INLINE_FUNCTION void flush_tile(Member const& m, HistTile const& t, std::
 }
 }  // namespace detail
 
-/// Host histograms read only the present codes of a row (HistogramBuilder::use_present_codes)
-/// when at least this share of the fit's values are missing (the grower's choice, and the tuner's).
-inline constexpr double kPresentCodesMissingShare = 0.25;
-
 /// Builds node histograms from compressed bin codes (kernels/binning.hpp bin_codes: feature f's
 /// code is its local bin, n_f = ptrs[f+1] − ptrs[f] for missing). BinT: std::uint8_t or
 /// std::uint16_t. The tile kernel's team-local histogram gives feature f the n_f + 1 slots
@@ -210,9 +206,6 @@ class HistogramBuilder {
     (void)space, (void)bins, (void)min_missing_share;
     return false;
   }
-  /// Reads the present codes `other` made (use_present_codes) instead of making its own: builders
-  /// of one fit's codes that differ only in their kernel choice (the tuner's candidates).
-  void share_present_codes(HistogramBuilder const& other) { present_ = other.present_; }
   int n_groups() const { return n_groups_; }
 
   /// Zero and build hist(slot, ·) for every node in `nodes` from the quantised gradients of the rows

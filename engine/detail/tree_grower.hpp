@@ -132,6 +132,9 @@ class TreeGrower {
   /// On device memory the partition is only queued: the counts arrive with the step's one wait,
   /// and the smaller child is chosen by its hessian sum instead (child_to_build).
   static constexpr bool kQueuedPartition = !Kokkos::SpaceAccessibility<ExecutionSpace, Kokkos::HostSpace>::accessible;
+  /// Host histograms read only the present codes of a row (HistogramBuilder::use_present_codes)
+  /// when at least this share of the fit's values are missing.
+  static constexpr double kPresentCodesMissingShare = 0.25;
   /// On host memory a sibling's histogram is made by the split search, feature by feature right
   /// before it searches them (EvalNode::parent_slot), instead of by a pass of its own: the node's
   /// bins are then read once while in the core's cache. Devices keep HistogramBuilder::subtract.

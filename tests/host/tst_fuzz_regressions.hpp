@@ -385,6 +385,21 @@ TEST_CASE("fuzz regressions " TEST_BACKEND ": model documents nested thousands o
                  ContainsSubstring("an array nested deeper than 64 levels"));
 }
 
+TEST_CASE("fuzz regressions " TEST_BACKEND ": a JSON model cut short is told at the file's own byte", "[fuzz][model]") {
+  // Bare -Infinity and NaN (as upstream writes them) are rewritten before parsing, which lengthens
+  // the text: the error's position is the file's, not the rewritten text's.
+  std::string const text = "{\"learner\": {\"split_conditions\": [-Infinity, NaN, -Infinity, 1.5, -Inf";
+  std::string const at = std::to_string(text.size() - 2);  // the 'I' after the last '-'
+  CHECK_THAT(refusal([&] { kboost::parse_model(text, "cut.json"); }),
+             ContainsSubstring("cut.json: not a valid JSON/UBJSON model (byte " + at + " of " + std::to_string(text.size()) +
+                               ", line 1, column " + at + ": ") &&
+                 ContainsSubstring("is it cut short?"));
+  std::string const two_lines = "{\"learner\": [NaN,\n -Infinity, x, 1, 2, 3, 4]}";
+  CHECK_THAT(refusal([&] { kboost::parse_model(two_lines, "bad.json"); }),
+             ContainsSubstring("bad.json: not a valid JSON/UBJSON model (byte 31 of 45, line 2, column 13: ") &&
+                 !ContainsSubstring("cut short"));
+}
+
 TEST_CASE("fuzz regressions " TEST_BACKEND ": checkpoint whose model has a tree without sum_hessian", "[fuzz][model]") {
   // Tree 7 of the checkpoint's model spells the key "sum_shesian". The reader took the statistics
   // as optional and read the tree without them; writing the checkpoint back then failed, and SHAP
