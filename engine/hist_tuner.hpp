@@ -8,7 +8,9 @@
 /// lasts at least 16 launch-plus-sync round trips (the median of 9 one-row builds, measured first);
 /// candidates more than 2× slower than the fastest after the first round are not timed again;
 /// then the segment is quartered from the root down to 32 rows while tiles keep winning (and when
-/// they win the smallest, every node takes tiles).
+/// they win the smallest, every node takes tiles). On host backends the tile candidates read the
+/// present codes where the fit's grower will (kPresentCodesMissingShare), so the kernel timed is
+/// the one the fit runs.
 /// Answers go to a TuneStore (engine/tune_store.hpp) keyed "hist.tile.g<groups>.n<log2 rows>" (and
 /// ".min"). The choice only moves work between kernels whose integer sums are identical, so it never
 /// changes a model bit. Upstream XGBoost sizes its shared-memory histogram from the device limits
@@ -57,6 +59,9 @@ struct HistTuneOptions {
   double prune_factor = 2.0;      ///< after round 0, candidates slower than this × the fastest stop being timed
   double budget_seconds = 1.0;    ///< quartering stops once tuning has taken this long (root always finishes)
   std::int64_t untimed_min_shared = 2048;  ///< min_shared when the budget stops the quartering (TreeParams' default)
+  /// Host backends: the tile candidates read the present codes of a row, as the fit's grower will,
+  /// when at least this share of the values are missing (HistogramBuilder::use_present_codes).
+  double present_codes_missing_share = kPresentCodesMissingShare;
 };
 
 /// Default tile sizes: 256..4096 rows on GPUs (a team's scratch tile per block); on host backends,
@@ -77,6 +82,7 @@ struct HistTuneResult {
   std::string key;                   ///< the store key ("hist.tile.g4.n20")
   std::string store_file;            ///< "" when the store is memory only
   double sync_seconds = 0;           ///< launch-plus-sync cost (measured runs only)
+  bool present_codes = false;        ///< the tile candidates were timed reading present codes (measured runs)
   std::vector<std::pair<std::string, double>> timings;  ///< ("root/global", s), ("root/tile1024", s), ("seg65536/tile", s)...
 
   /// One line for logs: key, choice, where it came from, the measured medians.
@@ -88,6 +94,7 @@ struct HistTuneResult {
     if (source == Source::kMeasured) {
       std::snprintf(buf, sizeof buf, "; sync %.1f us", sync_seconds * 1e6);
       s += buf;
+      if (present_codes) s += "; tiles read present codes";
       for (auto const& [name, t] : timings) {
         std::snprintf(buf, sizeof buf, "; %s %.3f ms", name.c_str(), t * 1e3);
         s += buf;
@@ -295,6 +302,9 @@ HistTuneResult measure_hist_tiles(ExecutionSpace const& space,
   std::vector<Builder> tiles;
   tiles.reserve(tile_rows.size());
   for (std::int32_t t : tile_rows) tiles.emplace_back(ptrs, 0, t);
+  r.present_codes = !tiles.empty() && tiles[0].use_present_codes(space, bins.by_row, o.present_codes_missing_share);
+  for (std::size_t i = 1; r.present_codes && i < tiles.size(); ++i)
+    tiles[i].share_present_codes(tiles[0]);  // the tile kernel the fit will run
   std::size_t const best = detail::time_root(timer, global, tiles, tile_rows, n, r);
   if (r.min_shared != kHistNeverTile) detail::time_segments(timer, global, tiles[best], n, o, start, r);
   return r;

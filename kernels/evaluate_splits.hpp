@@ -13,6 +13,7 @@
 
 #include <kboost/core/compat.hpp>
 #include <kboost/core/portable_math.hpp>
+#include <kboost/kernels/hist_subtraction.hpp>
 #include <kboost/kernels/quantiser.hpp>
 #include <kboost/kernels/split_params.hpp>
 #include <kboost/kernels/split_gain.hpp>
@@ -217,9 +218,8 @@ template <class Member, class Hist>
 KOKKOS_INLINE_FUNCTION void make_feature_bins(Member const& m, Hist const& hist, EvalNode const& node, std::uint32_t b0,
                                               std::uint32_t b1) {
   if (node.parent_slot < 0) return;
-  Kokkos::parallel_for(Kokkos::TeamThreadRange(m, b0, b1), [&](std::uint32_t b) {
-    hist(node.slot, b) = hist(node.parent_slot, b) - hist(node.built_slot, b);
-  });
+  HistSubtraction const made{node.parent_slot, node.built_slot, node.slot};
+  Kokkos::parallel_for(Kokkos::TeamThreadRange(m, b0, b1), [&](std::uint32_t b) { subtract_bin(hist, made, b); });
   m.team_barrier();
 }
 

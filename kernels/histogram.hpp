@@ -20,6 +20,7 @@
 #include <kboost/core/upload_arena.hpp>
 #include <kboost/kernels/binning.hpp>
 #include <kboost/kernels/detail/present_codes.hpp>
+#include <kboost/kernels/hist_subtraction.hpp>
 #include <kboost/kernels/quantiser.hpp>
 
 namespace kboost {
@@ -73,11 +74,6 @@ struct HistTilePlan {
 /// the node's histogram needs no zeroing first).
 struct HistTile {
   std::int32_t slot, begin, end, group, exclusive;
-};
-
-/// hist(sibling) = hist(parent) − hist(built).
-struct HistSubtraction {
-  std::int32_t parent = 0, built = 0, sibling = 0;
 };
 
 namespace detail {
@@ -150,6 +146,10 @@ KOKKOS_INLINE_FUNCTION void flush_tile(Member const& m, HistTile const& t, std::
 }
 }  // namespace detail
 
+/// Host histograms read only the present codes of a row (HistogramBuilder::use_present_codes)
+/// when at least this share of the fit's values are missing (the grower's choice, and the tuner's).
+inline constexpr double kPresentCodesMissingShare = 0.25;
+
 /// Builds node histograms from compressed bin codes (kernels/binning.hpp bin_codes: feature f's
 /// code is its local bin, n_f = ptrs[f+1] − ptrs[f] for missing). BinT: std::uint8_t or
 /// std::uint16_t. The tile kernel's team-local histogram gives feature f the n_f + 1 slots
@@ -205,6 +205,12 @@ class HistogramBuilder {
     }
     (void)space, (void)bins, (void)min_missing_share;
     return false;
+  }
+  /// Reads the present codes `other` made (use_present_codes) instead of making its own: builders
+  /// of one fit's codes that differ only in their kernel choice (the tuner's candidates).
+  void share_present_codes(HistogramBuilder const& other) {
+    // Kokkos 3.4's View copy-assignment releases before it retains: a self-assignment would free
+    if (&other != this) present_ = other.present_;
   }
   int n_groups() const { return n_groups_; }
 
@@ -263,9 +269,7 @@ class HistogramBuilder {
     Kokkos::parallel_for(
         "kboost::hist::subtract", Kokkos::RangePolicy<ExecutionSpace>(space, 0, subs.size() * nb),
         KOKKOS_LAMBDA(std::size_t i) {
-          HistSubtraction const s = d(i / nb);
-          std::size_t const b = i % nb;
-          hist(s.sibling, b) = hist(s.parent, b) - hist(s.built, b);
+          subtract_bin(hist, d(i / nb), i % nb);
         });
   }
 

@@ -66,8 +66,9 @@ struct ScopedEnv {
 
 using tuner_bins = Kokkos::View<std::uint16_t**, Kokkos::LayoutRight, TEST_MEMSPACE>;
 
-/// rows × (ptrs.size() − 1) bin codes (kernels/binning.hpp), 1/16 missing, uploaded to TEST_MEMSPACE.
-tuner_bins tuner_random_bins(std::size_t rows, std::vector<std::uint32_t> const& ptrs) {
+/// rows × (ptrs.size() − 1) bin codes (kernels/binning.hpp), 1 in missing_mask + 1 missing (a power
+/// of two less one: 1/16 by default), uploaded to TEST_MEMSPACE.
+tuner_bins tuner_random_bins(std::size_t rows, std::vector<std::uint32_t> const& ptrs, std::uint64_t missing_mask = 15) {
   std::size_t const nf = ptrs.size() - 1;
   tuner_bins d("kboost::test::bins", rows, nf);
   auto h = Kokkos::create_mirror_view(d);
@@ -75,7 +76,7 @@ tuner_bins tuner_random_bins(std::size_t rows, std::vector<std::uint32_t> const&
     for (std::size_t f = 0; f < nf; ++f) {
       std::uint64_t const r = kboost::test::splitmix64(i * 7919 + f);
       std::uint32_t const n_bins = ptrs[f + 1] - ptrs[f];  // also the missing code
-      h(i, f) = static_cast<std::uint16_t>((r & 15) == 0 ? n_bins : (r >> 8) % n_bins);
+      h(i, f) = static_cast<std::uint16_t>((r & missing_mask) == 0 ? n_bins : (r >> 8) % n_bins);
     }
   Kokkos::deep_copy(d, h);
   return d;
@@ -250,6 +251,22 @@ TEST_CASE("hist tuner " TEST_BACKEND ": measured answer is a candidate, stored a
     CHECK((b.min_shared == kboost::kHistNeverTile || b.min_shared == 5000 || b.min_shared == 1250 ||
            b.min_shared == 312 || b.min_shared == 0));
     for (auto const& t : b.timings) CHECK(t.first.rfind("seg5000", 0) != 0);  // uncapped: the first segment
+  }
+  // the kernel timed is the one the fit runs: host tiles read present codes where at least
+  // kPresentCodesMissingShare of the values are missing (half here, 1/16 above); devices never
+  {
+    bool const host = Kokkos::SpaceAccessibility<TEST_EXECSPACE, Kokkos::HostSpace>::accessible;
+    CHECK_FALSE(r.present_codes);
+    auto const hbins = kboost::with_feature_order(
+        TEST_EXECSPACE(), Kokkos::View<const std::uint16_t**, Kokkos::LayoutRight, TEST_MEMSPACE>(tuner_random_bins(rows, ptrs, 1)));
+    auto q = o;
+    q.budget_seconds = 0;
+    auto const half = kboost::measure_hist_tiles<TEST_EXECSPACE, TEST_MEMSPACE>(TEST_EXECSPACE(), hbins, ptrs, q);
+    INFO(half.describe());
+    CHECK(half.present_codes == host);
+    CHECK((half.tile_rows == 256 || half.tile_rows == 1024));
+    q.present_codes_missing_share = 0.75;
+    CHECK_FALSE(kboost::measure_hist_tiles<TEST_EXECSPACE, TEST_MEMSPACE>(TEST_EXECSPACE(), hbins, ptrs, q).present_codes);
   }
   // below min_rows: defaults, nothing measured
   o.min_rows = rows + 1;

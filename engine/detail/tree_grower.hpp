@@ -28,6 +28,7 @@
 #include <chrono>
 #include <functional>
 #include <limits>
+#include <map>
 #include <cstdint>
 #include <deque>
 #include <string>
@@ -132,9 +133,6 @@ class TreeGrower {
   /// On device memory the partition is only queued: the counts arrive with the step's one wait,
   /// and the smaller child is chosen by its hessian sum instead (child_to_build).
   static constexpr bool kQueuedPartition = !Kokkos::SpaceAccessibility<ExecutionSpace, Kokkos::HostSpace>::accessible;
-  /// Host histograms read only the present codes of a row (HistogramBuilder::use_present_codes)
-  /// when at least this share of the fit's values are missing.
-  static constexpr double kPresentCodesMissingShare = 0.25;
   /// On host memory a sibling's histogram is made by the split search, feature by feature right
   /// before it searches them (EvalNode::parent_slot), instead of by a pass of its own: the node's
   /// bins are then read once while in the core's cache. Devices keep HistogramBuilder::subtract.
@@ -464,17 +462,18 @@ void TreeGrower<ExecutionSpace, Mem, BinT>::evaluate(ExecutionSpace const& space
   }
   std::vector<EvalNode> hn(n);
   std::vector<std::uint8_t> hm(n * static_cast<std::size_t>(n_features_), 0);
+  std::map<std::int32_t, HistSubtraction const*> made_at;  // by the made sibling's slot
+  for (HistSubtraction const& sub : made) made_at[sub.sibling] = &sub;
   for (std::size_t k = 0; k < n; ++k) {
     Node const& nd = *nodes[k];
     hn[k].slot = nd.slot;
     hn[k].sum = nd.sum;
     hn[k].lower = nd.lower;
     hn[k].upper = nd.upper;
-    for (HistSubtraction const& sub : made)
-      if (sub.sibling == nd.slot) {
-        hn[k].parent_slot = sub.parent;
-        hn[k].built_slot = sub.built;
-      }
+    if (auto const it = made_at.find(nd.slot); it != made_at.end()) {
+      hn[k].parent_slot = it->second->parent;
+      hn[k].built_slot = it->second->built;
+    }
     for (int f : columns.node_features(nd.depth))
       if (interaction_allows(nd, f)) hm[k * n_features_ + f] = 1;
   }
