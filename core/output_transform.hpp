@@ -59,15 +59,41 @@ KOKKOS_INLINE_FUNCTION int argmax(int k, In const& in) {
   return best;
 }
 
-/// Upstream common::Softmax of `in(0..k)` into `out(0..k)` (may alias): the maximum as fmaxf from
-/// the first element, p = expf(x - max) summed in double, each p divided by the float-rounded sum.
-template <class In, class Out>
-KOKKOS_INLINE_FUNCTION void softmax(int k, In const& in, Out const& out) {
+/// The maximum of `in(0..k)` as upstream's common::Softmax takes it: fmaxf from the first element.
+template <class In>
+KOKKOS_INLINE_FUNCTION float softmax_max(int k, In const& in) {
   float wmax = in(0);
   for (int j = 1; j < k; ++j) {
     float const v = in(j);
     wmax = (v > wmax || wmax != wmax) ? v : wmax;  // fmaxf
   }
+  return wmax;
+}
+
+/// The shift and the float-rounded denominator of upstream's common::Softmax over `in(0..k)`: the
+/// maximum as fmaxf from the first element, and the sum of expf(x - max) in double.
+struct SoftmaxScale {
+  float wmax, sum;
+};
+template <class In>
+KOKKOS_INLINE_FUNCTION SoftmaxScale softmax_scale(int k, In const& in) {
+  float const wmax = softmax_max(k, in);
+  double wsum = 0.0;
+  for (int j = 0; j < k; ++j) wsum += pmath::expf(in(j) - wmax);
+  return SoftmaxScale{wmax, static_cast<float>(wsum)};
+}
+
+/// Probability j of upstream's common::Softmax, from softmax_scale(k, in): the bits softmax() writes.
+template <class In>
+KOKKOS_INLINE_FUNCTION float softmax_at(In const& in, int j, SoftmaxScale const& scale) {
+  return pmath::expf(in(j) - scale.wmax) / scale.sum;
+}
+
+/// Upstream common::Softmax of `in(0..k)` into `out(0..k)` (may alias): softmax_scale's maximum and
+/// sum with each expf computed once (softmax_at recomputes it, for callers without a row buffer).
+template <class In, class Out>
+KOKKOS_INLINE_FUNCTION void softmax(int k, In const& in, Out const& out) {
+  float const wmax = softmax_max(k, in);
   double wsum = 0.0;
   for (int j = 0; j < k; ++j) {
     float const e = pmath::expf(in(j) - wmax);

@@ -25,6 +25,7 @@
 #include <kboost/core/transfers.hpp>
 #include <kboost/kernels/binning.hpp>
 #include <kboost/kernels/gradients.hpp>
+#include <kboost/kernels/metric_terms.hpp>
 #include <kboost/kernels/sampling.hpp>
 #include <kboost/io/model_writer.hpp>
 #include <kboost/engine/hist_tuner.hpp>
@@ -209,7 +210,10 @@ class BasicBooster {
   void grow_round_trees(FitContext& fit, TreeGrower<ExecutionSpace, memory_space, BinT>& grower,
                         RoundBuffers const& buffers, UpstreamEngine& engine,
                         detail::BoostingRounds<ExecutionSpace>& rounds, EvalSets& sets);
-  void record_evaluation(FitContext const& fit, int round, EvalSets const& sets);
+  void record_evaluation(FitContext const& fit, int round, EvalSets& sets);
+  void score_eval_set(FitContext const& fit, std::size_t e, EvalSets& sets, EvalRound& r);
+  double score_from_terms(std::string const& m, MetricTermSpec const& spec, std::size_t e, FitContext const& fit,
+                          EvalSets& sets);
 
   ExecutionSpace space_;
   Collective* comm_;

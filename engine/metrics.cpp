@@ -16,6 +16,7 @@
 #include <kboost/engine/objective/cox.hpp>
 #include <kboost/engine/objective/lambdarank.hpp>
 #include <kboost/engine/objective/objective.hpp>
+#include <kboost/kernels/metric_terms.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -33,65 +34,19 @@ constexpr float kRtEps = 1e-6f;
 // ---- element-wise metrics (upstream EvalEWiseBase<Loss>): a float loss per (label, prediction),
 // times the row's weight, summed in double in row order, then the metric's reduction
 
-/// Upstream's EvalRow*::EvalRow of one row: label y, (transformed) prediction p, the metric's
-/// argument (its @value or default; unused by most).
-using RowLoss = float (*)(float y, float p, float arg);
-
-float squared_error(float y, float p, float) {  // EvalRowRMSE
-  float d = y - p;
-  return d * d;
-}
+/// A host-only loss (libm's functions, whose bits other backends do not have): label y,
+/// (transformed) prediction p, the metric's argument.
+using HostRowLoss = float (*)(float y, float p, float arg);
 
 float squared_log_error(float y, float p, float) {  // EvalRowRMSLE
   float d = std::log1p(y) - std::log1p(p);
   return d * d;
 }
 
-float absolute_error(float y, float p, float) { return std::abs(y - p); }  // EvalRowMAE
-
-float absolute_percentage_error(float y, float p, float) { return std::abs((y - p) / y); }  // EvalRowMAPE
-
-float pseudo_huber_error(float y, float p, float slope) {  // PseudoErrorLoss::Eval
-  float const r = (y - p) / slope;
-  return slope * slope * (std::sqrt(1 + r * r) - 1);
-}
-
-float log_loss(float y, float py, float) {  // EvalRowLogLoss
-  float const eps = 1e-16f;
-  float const pneg = 1.0f - py;
-  if (py < eps) return -y * pmath::logf(eps) - (1.0f - y) * pmath::logf(1.0f - eps);
-  if (pneg < eps) return -y * pmath::logf(1.0f - eps) - (1.0f - y) * pmath::logf(eps);
-  return -y * pmath::logf(py) - (1.0f - y) * pmath::logf(pneg);
-}
-
-float classification_error(float y, float p, float threshold) { return p > threshold ? 1.0f - y : y; }  // EvalError
-
 float poisson_nloglik(float y, float py, float) {  // EvalPoissonNegLogLik
   float const eps = 1e-16f;
   if (py < eps) py = eps;
   return std::lgamma(y + 1.0f) + py - pmath::logf(py) * y;
-}
-
-float gamma_nloglik(float y, float py, float) {  // EvalGammaNLogLik
-  py = std::max(py, 1e-6f);
-  float const psi = 1.0f;
-  float const theta = static_cast<float>(-1. / py);
-  float const a = psi;
-  float const b = -pmath::logf(-theta);
-  float const c = 0;
-  return -((y * theta - b) / a + c);
-}
-
-float gamma_deviance(float label, float predt, float) {  // EvalGammaDeviance
-  predt += kRtEps;
-  label += kRtEps;
-  return pmath::logf(predt / label) + label / predt - 1;
-}
-
-float tweedie_nloglik(float y, float p, float rho) {  // EvalTweedieNLogLik
-  float const a = y * pmath::expf((1 - rho) * pmath::logf(p)) / (1 - rho);
-  float const b = pmath::expf((2 - rho) * pmath::logf(p)) / (2 - rho);
-  return -a + b;
 }
 
 /// How a metric turns (Σ loss·w, Σ w) into its value (upstream's GetFinal).
@@ -106,33 +61,42 @@ enum class Argument { kNone, kOptional, kRequired };
 
 struct ElementWiseMetric {
   char const* name;
-  RowLoss loss;
+  MetricLoss loss;            ///< kernels/metric_terms.hpp's loss (unless host_loss)
   Reduction reduction;
   Argument argument;
-  float default_argument;  ///< kOptional's value without @
+  float default_argument;     ///< kOptional's value without @
+  HostRowLoss host_loss;      ///< a loss of libm's (host only), or null
 };
 
-/// Every element-wise metric (upstream src/metric/elementwise_metric.cu). Multi-target labels
-/// take these only.
+/// Every element-wise metric (upstream src/metric/elementwise_metric.cu) and the multi-class
+/// ones (multiclass_metric.cu: a row of class probabilities each). Multi-target labels take the
+/// element-wise metrics only.
 constexpr ElementWiseMetric kElementWiseMetrics[] = {
-    {"rmse", squared_error, Reduction::kRootMean, Argument::kNone, 0},
-    {"rmsle", squared_log_error, Reduction::kRootMean, Argument::kNone, 0},
-    {"mae", absolute_error, Reduction::kMean, Argument::kNone, 0},
-    {"mape", absolute_percentage_error, Reduction::kMean, Argument::kNone, 0},
-    {"mphe", pseudo_huber_error, Reduction::kMean, Argument::kOptional, 1.0f},
-    {"logloss", log_loss, Reduction::kMean, Argument::kNone, 0},
-    {"error", classification_error, Reduction::kMean, Argument::kOptional, 0.5f},
-    {"poisson-nloglik", poisson_nloglik, Reduction::kMean, Argument::kNone, 0},
-    {"gamma-nloglik", gamma_nloglik, Reduction::kMean, Argument::kNone, 0},
-    {"gamma-deviance", gamma_deviance, Reduction::kGammaDeviance, Argument::kNone, 0},
-    {"tweedie-nloglik", tweedie_nloglik, Reduction::kMean, Argument::kRequired, 0},
+    {"rmse", MetricLoss::kSquaredError, Reduction::kRootMean, Argument::kNone, 0, nullptr},
+    {"rmsle", MetricLoss::kSquaredError, Reduction::kRootMean, Argument::kNone, 0, squared_log_error},
+    {"mae", MetricLoss::kAbsoluteError, Reduction::kMean, Argument::kNone, 0, nullptr},
+    {"mape", MetricLoss::kAbsolutePercentageError, Reduction::kMean, Argument::kNone, 0, nullptr},
+    {"mphe", MetricLoss::kPseudoHuberError, Reduction::kMean, Argument::kOptional, 1.0f, nullptr},
+    {"logloss", MetricLoss::kLogLoss, Reduction::kMean, Argument::kNone, 0, nullptr},
+    {"error", MetricLoss::kClassificationError, Reduction::kMean, Argument::kOptional, 0.5f, nullptr},
+    {"poisson-nloglik", MetricLoss::kSquaredError, Reduction::kMean, Argument::kNone, 0, poisson_nloglik},
+    {"gamma-nloglik", MetricLoss::kGammaNLogLik, Reduction::kMean, Argument::kNone, 0, nullptr},
+    {"gamma-deviance", MetricLoss::kGammaDeviance, Reduction::kGammaDeviance, Argument::kNone, 0, nullptr},
+    {"tweedie-nloglik", MetricLoss::kTweedieNLogLik, Reduction::kMean, Argument::kRequired, 0, nullptr},
+};
+constexpr ElementWiseMetric kClassMetrics[] = {
+    {"mlogloss", MetricLoss::kMultiLogLoss, Reduction::kMean, Argument::kNone, 0, nullptr},
+    {"merror", MetricLoss::kMultiError, Reduction::kMean, Argument::kNone, 0, nullptr},
 };
 
-ElementWiseMetric const* find_element_wise(std::string const& base) {
-  for (auto const& m : kElementWiseMetrics)
+template <std::size_t N>
+ElementWiseMetric const* find_metric(ElementWiseMetric const (&table)[N], std::string const& base) {
+  for (auto const& m : table)
     if (base == m.name) return &m;
   return nullptr;
 }
+
+ElementWiseMetric const* find_element_wise(std::string const& base) { return find_metric(kElementWiseMetrics, base); }
 
 double reduce(Reduction r, double esum, double wsum) {
   switch (r) {
@@ -146,57 +110,92 @@ double reduce(Reduction r, double esum, double wsum) {
   return wsum == 0 ? esum : esum / wsum;
 }
 
-/// Element-wise metric `m` over rows (one output per row); `arg`: the text after '@', or empty.
-double evaluate_element_wise(ElementWiseMetric const& m, std::string const& name, std::string const& arg,
-                             std::vector<float> const& preds, std::vector<float> const& labels,
-                             std::vector<float> const& weights) {
-  float argument = 0;
+/// Metric `m`'s argument: the text after '@' (`arg`), or its default. `name`: the whole name.
+float metric_argument(ElementWiseMetric const& m, std::string const& name, std::string const& arg) {
   if (m.argument == Argument::kRequired && arg.empty())
     throw std::runtime_error("metric " + name + ": " + m.name + " needs @rho");
-  if (m.argument != Argument::kNone) argument = arg.empty() ? m.default_argument : std::stof(arg);
+  if (m.argument == Argument::kNone) return 0;
+  return arg.empty() ? m.default_argument : std::stof(arg);
+}
+
+/// The metric of `name` (base name before '@', argument after it) from `table`, or null.
+template <std::size_t N>
+ElementWiseMetric const* split_name(ElementWiseMetric const (&table)[N], std::string const& name, std::string& arg) {
+  auto const at = name.find('@');
+  arg = at == std::string::npos ? std::string() : name.substr(at + 1);
+  return find_metric(table, name.substr(0, at));
+}
+
+/// Σ terms in double in row order and Σ weights (rows; null: all 1), then m's reduction.
+double reduce_terms(ElementWiseMetric const& m, float const* terms, std::size_t rows, float const* weights) {
   double esum = 0, wsum = 0;
-  for (std::size_t i = 0; i < labels.size(); ++i) {
-    float const w = weights.empty() ? 1.0f : weights[i];
-    esum += m.loss(labels[i], preds[i], argument) * w;
-    wsum += w;
+  for (std::size_t i = 0; i < rows; ++i) {
+    esum += terms[i];
+    wsum += weights == nullptr ? 1.0f : weights[i];
   }
   return reduce(m.reduction, esum, wsum);
 }
 
-// ---- multi-class metrics (upstream src/metric/multiclass_metric.cu): a float loss per row of
-// class probabilities
-
-/// Loss of one row's n class probabilities p for class `label`.
-using ClassLoss = float (*)(float const* p, int label, int n);
-
-float multi_log_loss(float const* p, int label, int) {  // EvalMultiLogLoss
-  float const eps = 1e-16f;
-  return p[label] > eps ? -pmath::logf(p[label]) : -pmath::logf(eps);
-}
-
-float multi_error(float const* p, int label, int n) { return argmax(p, n) != label ? 1.0f : 0.0f; }  // EvalMatchError
-
-struct ClassMetric {
-  char const* name;
-  ClassLoss loss;
-};
-
-constexpr ClassMetric kClassMetrics[] = {{"mlogloss", multi_log_loss}, {"merror", multi_error}};
-
-double evaluate_class_metric(ClassMetric const& m, std::string const& name, std::vector<float> const& preds,
-                             std::vector<float> const& labels, std::vector<float> const& weights, int n_groups) {
-  double esum = 0, wsum = 0;
+/// Element-wise metric `m` over rows (one output per row); `arg`: the text after '@', or empty.
+double evaluate_element_wise(ElementWiseMetric const& m, std::string const& name, std::string const& arg,
+                             std::vector<float> const& preds, std::vector<float> const& labels,
+                             std::vector<float> const& weights) {
+  float const argument = metric_argument(m, name, arg);
+  std::vector<float> terms(labels.size());
   for (std::size_t i = 0; i < labels.size(); ++i) {
     float const w = weights.empty() ? 1.0f : weights[i];
+    float const loss = m.host_loss ? m.host_loss(labels[i], preds[i], argument) : metric_loss(m.loss, labels[i], preds[i], argument);
+    terms[i] = loss * w;
+  }
+  return reduce_terms(m, terms.data(), terms.size(), weights.empty() ? nullptr : weights.data());
+}
+
+}  // namespace
+
+void check_class_labels(std::string const& name, std::vector<float> const& labels, int n_classes) {
+  for (std::size_t i = 0; i < labels.size(); ++i) {
     int const label = static_cast<int>(labels[i]);
-    if (label < 0 || label >= n_groups)
+    if (label < 0 || label >= n_classes)
       throw std::runtime_error("metric " + name + ": label " + std::to_string(labels[i]) + " of row " +
                                std::to_string(i) + " is not in [0, num_class)");
-    float const loss = m.loss(preds.data() + i * static_cast<std::size_t>(n_groups), label, n_groups);
-    esum += loss * w;
-    wsum += w;
   }
-  return wsum == 0 ? esum : esum / wsum;
+}
+
+std::optional<MetricTermSpec> metric_term_spec(std::string const& name, OutputTransform transform, int outputs,
+                                               bool multi_target) {
+  std::string arg;
+  if (multi_target) return std::nullopt;
+  if (outputs > 1) {
+    ElementWiseMetric const* m = split_name(kClassMetrics, name, arg);
+    if (m == nullptr) return std::nullopt;
+    return MetricTermSpec{m->loss, 0.0f, transform};
+  }
+  ElementWiseMetric const* m = split_name(kElementWiseMetrics, name, arg);
+  if (m == nullptr || m->host_loss != nullptr) return std::nullopt;
+  return MetricTermSpec{m->loss, metric_argument(*m, name, arg), transform};
+}
+
+double metric_from_terms(std::string const& name, float const* terms, std::size_t rows, float const* weights) {
+  std::string arg;
+  ElementWiseMetric const* m = split_name(kElementWiseMetrics, name, arg);
+  if (m == nullptr) m = split_name(kClassMetrics, name, arg);
+  if (m == nullptr) throw std::runtime_error("metric " + name + ": not scored from per-row terms");
+  return reduce_terms(*m, terms, rows, weights);
+}
+
+namespace {
+
+/// Multi-class metric `m` over rows of n_groups class probabilities.
+double evaluate_class_metric(ElementWiseMetric const& m, std::string const& name, std::vector<float> const& preds,
+                             std::vector<float> const& labels, std::vector<float> const& weights, int n_groups) {
+  check_class_labels(name, labels, n_groups);
+  std::vector<float> terms(labels.size());
+  for (std::size_t i = 0; i < labels.size(); ++i) {
+    float const w = weights.empty() ? 1.0f : weights[i];
+    detail::ConstFloatRow const row{preds.data() + i * static_cast<std::size_t>(n_groups)};
+    terms[i] = class_metric_loss(m.loss, row, static_cast<int>(labels[i]), n_groups) * w;
+  }
+  return reduce_terms(m, terms.data(), terms.size(), weights.empty() ? nullptr : weights.data());
 }
 
 // ---- metrics over the whole set
@@ -308,8 +307,8 @@ double evaluate_metric(std::string const& name, std::vector<float> const& preds,
   if (base == "quantile") return quantile_metric(preds, labels, weights, n_groups, quantile_alpha);
   if (base == "cox-nloglik") return cox_nloglik(preds, labels);
   if (n_groups > 1) {
-    for (auto const& m : kClassMetrics)
-      if (base == m.name) return evaluate_class_metric(m, name, preds, labels, weights, n_groups);
+    if (ElementWiseMetric const* m = find_metric(kClassMetrics, base))
+      return evaluate_class_metric(*m, name, preds, labels, weights, n_groups);
     throw std::runtime_error("metric " + name + ": not supported for " + std::to_string(n_groups) + " outputs");
   }
   if (base == "auc") return binary_auc(preds, labels, weights);

@@ -4,9 +4,12 @@
 /// (src/metric/elementwise_metric.cu, multiclass_metric.cu, auc.cc): per-row loss in float times
 /// the weight, summed in double, then the metric's GetFinal.
 #include <kboost/core/objective.hpp>
+#include <kboost/core/output_transform.hpp>
+#include <kboost/kernels/metric_terms.hpp>
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,6 +30,26 @@ namespace kboost {
 double evaluate_metric(std::string const& name, std::vector<float> const& preds, std::vector<float> const& labels,
                        std::vector<float> const& weights, int n_groups = 1,
                        std::vector<float> const& quantile_alpha = {});
+
+/// Metric `name` as the addends kernels/metric_terms.hpp's `metric_terms` computes where the
+/// margins live, for outputs of `outputs` columns made by `transform` (the objective's): the
+/// element-wise metrics with one output (not rmsle and poisson-nloglik, whose losses are libm's)
+/// and mlogloss / merror with more; std::nullopt for every other metric and for multi-target
+/// labels (evaluate_metric scores those on the host). Throws std::runtime_error as evaluate_metric
+/// does for a missing or malformed @argument.
+std::optional<MetricTermSpec> metric_term_spec(std::string const& name, OutputTransform transform, int outputs,
+                                               bool multi_target);
+
+/// Metric `name` (one metric_term_spec accepts) from its addends `terms` (rows: loss · weight, as
+/// metric_terms computes them) and the weights (rows, or null = all 1): summed in double in row
+/// order and reduced as evaluate_metric does, so both give the same bits. Throws
+/// std::runtime_error for another metric.
+double metric_from_terms(std::string const& name, float const* terms, std::size_t rows, float const* weights);
+
+/// Throws std::runtime_error naming metric `name`, the row and its label when a class label
+/// (truncated to an integer) is outside [0, n_classes), as evaluate_metric does for mlogloss and
+/// merror.
+void check_class_labels(std::string const& name, std::vector<float> const& labels, int n_classes);
 
 /// Upstream ObjFunction::DefaultEvalMetric for an objective name (e.g. "rmse" for
 /// reg:squarederror, "logloss" for binary:logistic, "tweedie-nloglik@1.5" for reg:tweedie with

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -52,24 +53,30 @@ double score_metric(TrainParams const& p, std::string const& m, std::string cons
     std::size_t const k = p.eval_metric.empty() ? rank_default_k(objective_params(p)) : 32;
     return evaluate_rank_metric(m, preds, labels, group_offsets(d), p.ndcg_exp_gain, k);
   }
-  // upstream's mphe takes the learner's huber_slope (EvalRowMPHE's PseudoHuberParam)
-  char slope[32];
-  std::snprintf(slope, sizeof slope, "@%.9g", static_cast<double>(p.huber_slope));
-  std::string const metric = m == "mphe" ? m + slope : m;
-  return evaluate_metric(metric, preds, labels, weights, static_cast<int>(margins.outputs), p.quantile_alpha);
+  return evaluate_metric(scored_metric_name(p, m), preds, labels, weights, static_cast<int>(margins.outputs),
+                         p.quantile_alpha);
 }
 
 }  // namespace
 
-EvalRound score_eval_sets(TrainParams const& p, ObjectiveKind kind, std::vector<std::string> const& metrics,
-                          EvalSetList const& evals, std::vector<HostMargins> const& margins) {
-  EvalRound out;
-  for (std::size_t e = 0; e < evals.size(); ++e) {
-    std::vector<float> const preds = eval_predictions(kind, margins[e]);
-    for (auto const& m : metrics)
-      out.emplace_back(evals[e].first, m, score_metric(p, m, evals[e].first, evals[e].second, margins[e], preds));
-  }
-  return out;
+std::string scored_metric_name(TrainParams const& p, std::string const& m) {
+  if (m != "mphe") return m;
+  // upstream's mphe takes the learner's huber_slope (EvalRowMPHE's PseudoHuberParam)
+  char slope[32];
+  std::snprintf(slope, sizeof slope, "@%.9g", static_cast<double>(p.huber_slope));
+  return m + slope;
+}
+
+std::optional<MetricTermSpec> device_metric_spec(TrainParams const& p, ObjectiveKind kind, std::string const& m,
+                                                 HostDMatrix const& d, std::size_t outputs) {
+  if (d.n_rows == 0 || d.label.extent(0) != d.n_rows) return std::nullopt;  // multi-target or unlabelled
+  return metric_term_spec(scored_metric_name(p, m), output_transform(kind), static_cast<int>(outputs), false);
+}
+
+void HostEvalSet::score(TrainParams const& p, ObjectiveKind kind, std::string const& m, HostDMatrix const& d,
+                        std::string const& name, EvalRound& out) {
+  if (preds_.empty() && !margins_.values.empty()) preds_ = eval_predictions(kind, margins_);
+  out.emplace_back(name, m, score_metric(p, m, name, d, margins_, preds_));
 }
 
 void require_finite_trees(Model const& model, std::size_t first, int round) {

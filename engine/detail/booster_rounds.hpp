@@ -7,15 +7,18 @@
 /// quantise, colsample_bytree, grow one tree, add its leaves to the margins; then the eval sets.
 #include <cmath>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <kboost/core/device_memory.hpp>
 #include <kboost/kernels/quantiser.hpp>
 #include <kboost/kernels/leaf_refit.hpp>
+#include <kboost/kernels/metric_terms.hpp>
 #include <kboost/kernels/column_sampler.hpp>
 #include <kboost/kernels/sampling.hpp>
 #include <kboost/engine/booster.hpp>
+#include <kboost/engine/metrics.hpp>
 #include <kboost/engine/objective/gradients.hpp>
 #include <kboost/engine/detail/boosting_rounds.hpp>
 
@@ -28,12 +31,32 @@ struct HostMargins {
   std::size_t rows = 0, outputs = 0;
 };
 
-/// Every metric of `metrics` on every eval set (margins[e] is evals[e]'s), in print order:
-/// predictions in output space (softmax for classes; interval metrics on the raw margins, as
-/// upstream's AFT EvalTransform), upstream's metric definitions (engine/metrics.hpp).
-/// \throws std::runtime_error for a ranking metric on a weighted eval set.
-EvalRound score_eval_sets(TrainParams const& p, ObjectiveKind kind, std::vector<std::string> const& metrics,
-                          EvalSetList const& evals, std::vector<HostMargins> const& margins);
+/// Metric `m` as it is scored: mphe with the learner's huber_slope (upstream's EvalRowMPHE takes
+/// its PseudoHuberParam), every other name as it is.
+std::string scored_metric_name(TrainParams const& p, std::string const& m);
+
+/// How metric `m` is scored from per-row terms computed where eval set `d`'s margins (rows ×
+/// `outputs`) live (kernels/metric_terms.hpp), for objective `kind`; std::nullopt when it is
+/// scored on the host (metric_term_spec's exceptions, multi-target or unlabelled sets).
+/// 	hrows std::runtime_error for a missing or malformed @argument.
+std::optional<MetricTermSpec> device_metric_spec(TrainParams const& p, ObjectiveKind kind, std::string const& m,
+                                                 HostDMatrix const& d, std::size_t outputs);
+
+/// One eval set's margins downloaded for the metrics scored on the host: predictions in output
+/// space (softmax for classes; interval metrics on the raw margins, as upstream's AFT
+/// EvalTransform), upstream's metric definitions (engine/metrics.hpp).
+class HostEvalSet {
+ public:
+  explicit HostEvalSet(HostMargins margins) : margins_(std::move(margins)) {}
+  /// Appends (name, m, value) to `out`. \throws std::runtime_error for a ranking metric on a
+  /// weighted eval set, or as evaluate_metric.
+  void score(TrainParams const& p, ObjectiveKind kind, std::string const& m, HostDMatrix const& d,
+             std::string const& name, EvalRound& out);
+
+ private:
+  HostMargins margins_;
+  std::vector<float> preds_;  ///< made on the first score
+};
 
 /// Refuses a round whose trees (model.trees[first ..]) hold a non-finite leaf value, or whose
 /// gradients summed to a non-finite hessian or gradient at a root: training that diverged (eta
@@ -115,6 +138,7 @@ auto BasicBooster<ExecutionSpace>::upload_eval_sets(FitContext const& fit) const
   for (auto const& e : fit.evals) {
     sets.X.push_back(detail::upload_dense<Mem>(e.second));
     sets.margin.push_back(detail::intercept_margins<Mem>(e.second.n_rows, fit.base_margin));
+    sets.metric_data.emplace_back();
     for (std::size_t k = 0; k < model_.trees.size(); ++k)
       add_tree_margins(space_, detail::ConstRows<Mem>(sets.X.back()), upload_tree<Mem>(model_.trees[k]),
                        sets.margin.back(), model_.tree_info[k]);
@@ -223,22 +247,61 @@ void BasicBooster<ExecutionSpace>::grow_round_trees(FitContext& fit, TreeGrower<
 /// The round's metrics on every eval set, logged, kept in the history and the checkpoint state,
 /// and watched for early stopping.
 template <class ExecutionSpace>
-void BasicBooster<ExecutionSpace>::record_evaluation(FitContext const& fit, int round, EvalSets const& sets) {
+void BasicBooster<ExecutionSpace>::record_evaluation(FitContext const& fit, int round, EvalSets& sets) {
   EvalRound r;
   {
     PhaseTimer t(times_.eval);
-    std::vector<detail::HostMargins> host(sets.margin.size());
-    for (std::size_t e = 0; e < sets.margin.size(); ++e) {
-      auto const hm = counted_to_host(sets.margin[e]);
-      host[e] = detail::HostMargins{std::vector<float>(hm.data(), hm.data() + hm.size()), hm.extent(0), hm.extent(1)};
-    }
-    r = detail::score_eval_sets(fit.p, fit.plan.kind, fit.metrics, fit.evals, host);
+    for (std::size_t e = 0; e < sets.margin.size(); ++e) score_eval_set(fit, e, sets, r);
   }
   detail::require_scored_metrics(r, round);
   history_.push_back(r);
   state_.history.push_back(r);
   if (fit.log) *fit.log << format_eval_line(round, r) << "\n" << std::flush;
   if (fit.p.early_stopping_rounds > 0) detail::early_stopping_step(fit.p, fit.metrics, round, r, state_, model_, fit.log);
+}
+
+/// Every metric of the fit on eval set e, appended to `r` in the fit's order: from per-row terms
+/// computed where the margins live (only the terms travel; the host adds them in row order) where
+/// the metric has them (detail::device_metric_spec), else from the margins downloaded once.
+template <class ExecutionSpace>
+void BasicBooster<ExecutionSpace>::score_eval_set(FitContext const& fit, std::size_t e, EvalSets& sets, EvalRound& r) {
+  auto const& [name, d] = fit.evals[e];
+  auto const& margin = sets.margin[e];
+  std::optional<detail::HostEvalSet> host;
+  for (auto const& m : fit.metrics) {
+    if (auto const spec = detail::device_metric_spec(fit.p, fit.plan.kind, m, d, margin.extent(1))) {
+      r.emplace_back(name, m, score_from_terms(detail::scored_metric_name(fit.p, m), *spec, e, fit, sets));
+      continue;
+    }
+    if (!host) {
+      auto const hm = counted_to_host(margin);
+      host.emplace(detail::HostMargins{std::vector<float>(hm.data(), hm.data() + hm.size()), hm.extent(0), hm.extent(1)});
+    }
+    host->score(fit.p, fit.plan.kind, m, d, name, r);
+  }
+}
+
+/// Metric `m` of eval set e from its per-row terms (kernels/metric_terms.hpp) computed on the
+/// booster's space and summed on the host in row order: the bits of the host metric. The set's
+/// labels and weights are uploaded on its first metric; class labels are checked once.
+template <class ExecutionSpace>
+double BasicBooster<ExecutionSpace>::score_from_terms(std::string const& m, MetricTermSpec const& spec, std::size_t e,
+                                                      FitContext const& fit, EvalSets& sets) {
+  HostDMatrix const& d = fit.evals[e].second;
+  auto& dev = sets.metric_data[e];
+  if (dev.terms.extent(0) != d.n_rows) {
+    dev.label = counted_copy_to<Mem>(d.label);
+    if (d.weight.extent(0) != 0) dev.weight = counted_copy_to<Mem>(d.weight);
+    dev.terms = Kokkos::View<float*, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::metrics::terms"), d.n_rows);
+  }
+  if (is_class_loss(spec.loss) && !dev.class_labels_checked) {
+    check_class_labels(m, std::vector<float>(d.label.data(), d.label.data() + d.n_rows), static_cast<int>(sets.margin[e].extent(1)));
+    dev.class_labels_checked = true;
+  }
+  metric_terms(space_, spec, Kokkos::View<const float**, Kokkos::LayoutRight, Mem>(sets.margin[e]),
+               Kokkos::View<const float*, Mem>(dev.label), Kokkos::View<const float*, Mem>(dev.weight), dev.terms);
+  auto const terms = counted_to_host(dev.terms);
+  return metric_from_terms(m, terms.data(), d.n_rows, d.weight.extent(0) != 0 ? d.weight.data() : nullptr);
 }
 
 }  // namespace kboost

@@ -140,8 +140,15 @@ struct FitContext {
 /// everywhere): their rows and margins, in the order the fit was given them.
 template <class Mem>
 struct EvalSets {
+  /// A set's labels and weights on Mem for the metrics scored from per-row terms, uploaded on the
+  /// first such metric, and the terms' buffer (rows).
+  struct MetricData {
+    Kokkos::View<float*, Mem> label, weight, terms;
+    bool class_labels_checked = false;
+  };
   std::vector<DenseRows<Mem>> X;
   std::vector<Margins<Mem>> margin;
+  std::vector<MetricData> metric_data;  ///< one per set
 };
 
 }  // namespace kboost::detail
