@@ -89,55 +89,89 @@ using HostPinnedSpace = Kokkos::Experimental::HIPHostPinnedSpace;
 using HostPinnedSpace = Kokkos::HostSpace;
 #endif
 
-/// Copies the host matrix `src` (rows × cols, row-major) into `dst` (same extents, row-major, in a
-/// memory space `space` reaches) and fences. When dst is device memory, through two page-locked
-/// staging buffers of `chunk_bytes` (whole rows): host threads fill one while `space` copies the other, one
-/// fence per chunk (a pageable copy runs at a fraction of the link's speed: the driver stages it
-/// itself, one chunk after the other). Counted as one upload. Throws std::runtime_error when the
-/// extents differ.
-template <class ExecutionSpace, class T, class... DstProps>
-void staged_upload(ExecutionSpace const& space, Kokkos::View<T**, Kokkos::LayoutRight, DstProps...> const& dst,
-                   Kokkos::View<const T**, Kokkos::LayoutRight, Kokkos::HostSpace> const& src,
-                   std::size_t chunk_bytes = std::size_t(64) << 20) {
-  using Dst = Kokkos::View<T**, Kokkos::LayoutRight, DstProps...>;
-  if (dst.extent(0) != src.extent(0) || dst.extent(1) != src.extent(1))
-    throw std::runtime_error("staged_upload: extents differ");
-  std::size_t const rows = src.extent(0), cols = src.extent(1);
-  std::size_t const chunk = std::max<std::size_t>(1, chunk_bytes / std::max<std::size_t>(1, cols * sizeof(T)));
-  if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Dst::memory_space>::accessible ||
-                std::is_same_v<HostPinnedSpace, Kokkos::HostSpace>) {
-    counted_deep_copy(dst, src);
-  } else if (rows <= chunk || !src.span_is_contiguous() || !dst.span_is_contiguous()) {
-    counted_deep_copy(dst, src);
-  } else {
-    detail::count_copy<Dst, Kokkos::View<const T**, Kokkos::LayoutRight, Kokkos::HostSpace>>();
-    using Stage = Kokkos::View<T**, Kokkos::LayoutRight, HostPinnedSpace>;
-    Stage stage[2] = {Stage(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::upload::stage0"), chunk, cols),
-                      Stage(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::upload::stage1"), chunk, cols)};
-    auto const fill = [&](std::size_t r0, Stage const& to) {  // rows [r0, r0 + n) into `to`, 4 host threads
-      std::size_t const bytes = std::min(chunk, rows - r0) * cols * sizeof(T);
-      char const* from = reinterpret_cast<char const*>(src.data() + r0 * cols);
-      char* out = reinterpret_cast<char*>(to.data());
-      constexpr std::size_t kThreads = 4;
-      std::size_t const part = (bytes + kThreads - 1) / kThreads;
-      std::vector<std::thread> pool;
-      for (std::size_t t = 1; t < kThreads && t * part < bytes; ++t)
-        pool.emplace_back([=] { std::memcpy(out + t * part, from + t * part, std::min(part, bytes - t * part)); });
-      std::memcpy(out, from, std::min(part, bytes));
-      for (auto& t : pool) t.join();
-    };
-    fill(0, stage[0]);
+/// Copies host matrices (rows × cols, row-major) into matrices of the same extents (row-major, in a
+/// memory space the execution space reaches) and fences. When the destination is device memory,
+/// through two page-locked staging buffers of `chunk_bytes` (whole rows), made on the first copy
+/// that needs them and kept for the next: host threads fill one while the space copies the other,
+/// one fence per chunk (a pageable copy runs at a fraction of the link's speed: the driver stages it
+/// itself, one chunk after the other). Each copy is counted as one upload.
+template <class T>
+class StagedUploader {
+ public:
+  explicit StagedUploader(std::size_t chunk_bytes = std::size_t(64) << 20) : chunk_bytes_(chunk_bytes) {}
+
+  /// dst = src. Throws std::runtime_error when the extents differ.
+  template <class ExecutionSpace, class... DstProps>
+  void operator()(ExecutionSpace const& space, Kokkos::View<T**, Kokkos::LayoutRight, DstProps...> const& dst,
+                  Kokkos::View<const T**, Kokkos::LayoutRight, Kokkos::HostSpace> const& src) {
+    using Dst = Kokkos::View<T**, Kokkos::LayoutRight, DstProps...>;
+    if (dst.extent(0) != src.extent(0) || dst.extent(1) != src.extent(1))
+      throw std::runtime_error("staged_upload: extents differ");
+    std::size_t const rows = src.extent(0), cols = src.extent(1);
+    std::size_t const chunk = std::max<std::size_t>(1, chunk_bytes_ / std::max<std::size_t>(1, cols * sizeof(T)));
+    if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Dst::memory_space>::accessible ||
+                  std::is_same_v<HostPinnedSpace, Kokkos::HostSpace>) {
+      counted_deep_copy(dst, src);
+    } else if (rows <= chunk || !src.span_is_contiguous() || !dst.span_is_contiguous()) {
+      counted_deep_copy(dst, src);
+    } else {
+      detail::count_copy<Dst, Kokkos::View<const T**, Kokkos::LayoutRight, Kokkos::HostSpace>>();
+      copy_through_stages(space, dst, src, chunk);
+    }
+    space.fence();
+  }
+
+ private:
+  using Stage = Kokkos::View<T**, Kokkos::LayoutRight, HostPinnedSpace>;
+
+  /// Rows [r0, r0 + n) of src into `to` (n = min(chunk, rows − r0)), four host threads.
+  static void fill(Kokkos::View<const T**, Kokkos::LayoutRight, Kokkos::HostSpace> const& src, std::size_t chunk,
+                   std::size_t r0, Stage const& to) {
+    std::size_t const cols = src.extent(1);
+    std::size_t const bytes = std::min(chunk, src.extent(0) - r0) * cols * sizeof(T);
+    char const* from = reinterpret_cast<char const*>(src.data() + r0 * cols);
+    char* out = reinterpret_cast<char*>(to.data());
+    constexpr std::size_t kThreads = 4;
+    std::size_t const part = (bytes + kThreads - 1) / kThreads;
+    std::vector<std::thread> pool;
+    for (std::size_t t = 1; t < kThreads && t * part < bytes; ++t)
+      pool.emplace_back([=] { std::memcpy(out + t * part, from + t * part, std::min(part, bytes - t * part)); });
+    std::memcpy(out, from, std::min(part, bytes));
+    for (auto& t : pool) t.join();
+  }
+
+  template <class ExecutionSpace, class Dst>
+  void copy_through_stages(ExecutionSpace const& space, Dst const& dst,
+                           Kokkos::View<const T**, Kokkos::LayoutRight, Kokkos::HostSpace> const& src, std::size_t chunk) {
+    std::size_t const rows = src.extent(0), cols = src.extent(1);
+    if (stage_[0].extent(0) != chunk || stage_[0].extent(1) != cols)
+      for (auto& st : stage_) st = Stage(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kboost::upload::stage"), chunk, cols);
+    fill(src, chunk, 0, stage_[0]);
     for (std::size_t r0 = 0, k = 0; r0 < rows; r0 += chunk, ++k) {
       std::size_t const n = std::min(chunk, rows - r0);
       // chunk k goes out of stage[k % 2] while the host fills stage[(k + 1) % 2], whose last copy
       // (chunk k - 1) the previous iteration's fence has seen finish
       Kokkos::deep_copy(space, Kokkos::subview(dst, std::make_pair(r0, r0 + n), Kokkos::ALL()),
-                        Kokkos::subview(stage[k % 2], std::make_pair(std::size_t(0), n), Kokkos::ALL()));
-      if (r0 + chunk < rows) fill(r0 + chunk, stage[(k + 1) % 2]);
+                        Kokkos::subview(stage_[k % 2], std::make_pair(std::size_t(0), n), Kokkos::ALL()));
+      if (r0 + chunk < rows) fill(src, chunk, r0 + chunk, stage_[(k + 1) % 2]);
       space.fence();
     }
   }
-  space.fence();
+
+  std::size_t chunk_bytes_;
+  Stage stage_[2];
+};
+
+/// Copies the host matrix `src` (rows × cols, row-major) into `dst` (same extents, row-major, in a
+/// memory space `space` reaches) and fences, through StagedUploader's page-locked staging buffers
+/// of `chunk_bytes` when dst is device memory. Counted as one upload. Throws std::runtime_error
+/// when the extents differ.
+template <class ExecutionSpace, class T, class... DstProps>
+void staged_upload(ExecutionSpace const& space, Kokkos::View<T**, Kokkos::LayoutRight, DstProps...> const& dst,
+                   Kokkos::View<const T**, Kokkos::LayoutRight, Kokkos::HostSpace> const& src,
+                   std::size_t chunk_bytes = std::size_t(64) << 20) {
+  StagedUploader<T> upload(chunk_bytes);
+  upload(space, dst, src);
 }
 
 /// Downloads into page-locked host memory kept from one call to the next, so that a download

@@ -187,7 +187,7 @@ class BasicBooster {
   void train_rows(TrainParams const& p, HostDMatrix const& dtrain,
                   std::vector<std::pair<std::string, HostDMatrix>> const& evals, std::ostream* log,
                   detail::DenseRows<memory_space> const* on_space);
-  FitRows upload_rows(HostDMatrix const& dtrain, detail::DenseRows<memory_space> const* on_space);
+  FitRows upload_rows(HostDMatrix const& dtrain, detail::DenseRows<memory_space> const* on_space, bool bin_from_host);
   matrix training_margins(FitRows const& rows, HostDMatrix const& dtrain, std::vector<float> const& base_margin,
                           bool continuing) const;
   HistogramCuts<memory_space> find_cuts(FitContext const& fit, FitRows& rows);

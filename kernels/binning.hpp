@@ -4,6 +4,7 @@
 /// HistogramCuts::SearchBin (src/common/hist_util.h): upper_bound over the feature's cuts,
 /// clamped to the feature's last bin; NaN (missing) maps to -1.
 #include <kboost/core/device_memory.hpp>
+#include <kboost/core/transfers.hpp>
 #include <kboost/kernels/hist_cuts.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -66,25 +67,23 @@ inline int bin_code_bytes(std::vector<std::uint32_t> const& ptrs) {
   return widest + 1 <= 256 ? 1 : 2;
 }
 
-/// Compressed bin matrix (rows × features) of X (rows × features, NaN = missing): feature f's code
-/// is its LOCAL bin (global bin − ptrs[f], in [0, n_f) with n_f = ptrs[f+1] − ptrs[f]), and n_f
-/// for a missing value. BinT: std::uint8_t or std::uint16_t (bin_code_bytes). Throws
-/// std::runtime_error when X's feature count differs from the cuts' or a feature's n_f does not
-/// fit BinT.
-template <class BinT, class ExecutionSpace, class Mem>
-Kokkos::View<BinT**, Kokkos::LayoutRight, Mem> bin_codes(ExecutionSpace const& space,
-                                                         Kokkos::View<const float**, Kokkos::LayoutRight, Mem> X,
-                                                         HistogramCuts<Mem> const& cuts,
-                                                         std::vector<std::uint32_t> const& host_ptrs) {
+namespace detail {
+/// bin_codes' checks: X's feature count against the cuts', every feature's bins within BinT.
+template <class BinT>
+void check_bin_codes(std::size_t x_features, std::size_t cut_features, std::vector<std::uint32_t> const& host_ptrs) {
   static_assert(std::is_same_v<BinT, std::uint8_t> || std::is_same_v<BinT, std::uint16_t>, "8- or 16-bit codes");
-  if (X.extent(1) != cuts.n_features())
-    throw std::runtime_error("bin_codes: X has " + std::to_string(X.extent(1)) + " features, cuts have " +
-                             std::to_string(cuts.n_features()));
+  if (x_features != cut_features)
+    throw std::runtime_error("bin_codes: X has " + std::to_string(x_features) + " features, cuts have " +
+                             std::to_string(cut_features));
   if (bin_code_bytes(host_ptrs) > static_cast<int>(sizeof(BinT)))
     throw std::runtime_error("bin_codes: a feature's bins do not fit " + std::to_string(8 * sizeof(BinT)) + "-bit codes");
-  compat::ScopedRegion region("kboost::binning::bin_codes");
+}
+
+/// codes(i, f) = bin_codes' code of X(i, f) for every row of X (codes: the same extents).
+template <class BinT, class ExecutionSpace, class Mem>
+void code_rows(ExecutionSpace const& space, Kokkos::View<const float**, Kokkos::LayoutRight, Mem> X,
+               HistogramCuts<Mem> const& cuts, Kokkos::View<BinT**, Kokkos::LayoutRight, Mem> codes) {
   std::size_t const rows = X.extent(0), features = X.extent(1);
-  auto codes = allocate_view<Kokkos::View<BinT**, Kokkos::LayoutRight, Mem>>("kboost::binning::codes", false, rows, features);
   auto ptrs = cuts.ptrs;
   auto values = cuts.values;
   auto categorical = cuts.categorical;
@@ -103,7 +102,61 @@ Kokkos::View<BinT**, Kokkos::LayoutRight, Mem> bin_codes(ExecutionSpace const& s
                          Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::size_t>>(space, 0, rows * features),
                          KOKKOS_LAMBDA(std::size_t idx) { code(idx / features, idx % features); });
   }
+}
+}  // namespace detail
+
+/// Compressed bin matrix (rows × features) of X (rows × features, NaN = missing): feature f's code
+/// is its LOCAL bin (global bin − ptrs[f], in [0, n_f) with n_f = ptrs[f+1] − ptrs[f]), and n_f
+/// for a missing value. BinT: std::uint8_t or std::uint16_t (bin_code_bytes). Throws
+/// std::runtime_error when X's feature count differs from the cuts' or a feature's n_f does not
+/// fit BinT.
+template <class BinT, class ExecutionSpace, class Mem>
+Kokkos::View<BinT**, Kokkos::LayoutRight, Mem> bin_codes(ExecutionSpace const& space,
+                                                         Kokkos::View<const float**, Kokkos::LayoutRight, Mem> X,
+                                                         HistogramCuts<Mem> const& cuts,
+                                                         std::vector<std::uint32_t> const& host_ptrs) {
+  detail::check_bin_codes<BinT>(X.extent(1), cuts.n_features(), host_ptrs);
+  compat::ScopedRegion region("kboost::binning::bin_codes");
+  auto codes = allocate_view<Kokkos::View<BinT**, Kokkos::LayoutRight, Mem>>("kboost::binning::codes", false,
+                                                                             X.extent(0), X.extent(1));
+  detail::code_rows(space, X, cuts, codes);
   return codes;
+}
+
+/// bin_codes of rows held on the host (X: rows × features, row-major, NaN = missing) for codes on
+/// Mem: on a device, the rows travel `chunk_bytes` of whole rows at a time (StagedUploader's page-locked
+/// buffers, kept from chunk to chunk) into one chunk buffer on Mem, and each chunk is coded before the next is copied, so the
+/// device holds the codes and one chunk of floats, never the whole float matrix (upstream's
+/// external-memory ELLPACK pages bin batch by batch the same way: src/data/ellpack_page_source.cu).
+/// Host memory spaces code the rows in place. Same codes and errors as bin_codes.
+template <class BinT, class ExecutionSpace, class Mem>
+Kokkos::View<BinT**, Kokkos::LayoutRight, Mem> bin_host_rows(ExecutionSpace const& space,
+                                                             Kokkos::View<const float**, Kokkos::LayoutRight, Kokkos::HostSpace> X,
+                                                             HistogramCuts<Mem> const& cuts,
+                                                             std::vector<std::uint32_t> const& host_ptrs,
+                                                             std::size_t chunk_bytes = std::size_t(256) << 20) {
+  if constexpr (std::is_same_v<Mem, Kokkos::HostSpace>) {
+    (void)chunk_bytes;
+    return bin_codes<BinT>(space, X, cuts, host_ptrs);
+  } else {
+    detail::check_bin_codes<BinT>(X.extent(1), cuts.n_features(), host_ptrs);
+    compat::ScopedRegion region("kboost::binning::bin_host_rows");
+    std::size_t const rows = X.extent(0), features = X.extent(1);
+    std::size_t const chunk = std::min(std::max<std::size_t>(1, chunk_bytes / std::max<std::size_t>(1, features * sizeof(float))),
+                                       std::max<std::size_t>(rows, 1));
+    auto codes = allocate_view<Kokkos::View<BinT**, Kokkos::LayoutRight, Mem>>("kboost::binning::codes", false, rows, features);
+    auto buffer = allocate_view<Kokkos::View<float**, Kokkos::LayoutRight, Mem>>("kboost::binning::chunk", false, chunk, features);
+    StagedUploader<float> upload;
+    for (std::size_t r0 = 0; r0 < rows; r0 += chunk) {
+      auto const r = std::make_pair(r0, std::min(rows, r0 + chunk));
+      auto const part = Kokkos::subview(buffer, std::make_pair(std::size_t(0), r.second - r0), Kokkos::ALL());
+      upload(space, part, Kokkos::View<const float**, Kokkos::LayoutRight, Kokkos::HostSpace>(Kokkos::subview(X, r, Kokkos::ALL())));
+      detail::code_rows(space, Kokkos::View<const float**, Kokkos::LayoutRight, Mem>(part), cuts,
+                        Kokkos::View<BinT**, Kokkos::LayoutRight, Mem>(Kokkos::subview(codes, r, Kokkos::ALL())));
+      space.fence();  // the chunk buffer is refilled next
+    }
+    return codes;
+  }
 }
 
 /// bin_codes of a CSR matrix (rows × n_features; row_map rows + 1 offsets, entries the column of

@@ -130,6 +130,12 @@ TEST_CASE("csr " TEST_BACKEND ": cuts and bin codes of CSR input equal those of 
     REQUIRE(codes_csr.extent(0) == codes_ref.extent(0));
     REQUIRE(codes_csr.extent(1) == codes_ref.extent(1));
     CHECK(std::memcmp(codes_csr.data(), codes_ref.data(), codes_ref.size() * sizeof(std::uint16_t)) == 0);
+    // the host rows coded in chunks of 7 rows (a partial last chunk) where they are uploaded
+    auto const codes_chunked = Kokkos::create_mirror_view_and_copy(
+        Kokkos::HostSpace(), kboost::bin_host_rows<std::uint16_t>(TEST_EXECSPACE(), d.dense, ref, ref.host_ptrs,
+                                                                  7 * 24 * sizeof(float)));
+    REQUIRE(codes_chunked.extent(0) == codes_ref.extent(0));
+    CHECK(std::memcmp(codes_chunked.data(), codes_ref.data(), codes_ref.size() * sizeof(std::uint16_t)) == 0);
     // the empty column and row carry the missing code of each feature
     CHECK(codes_csr(7, 5) == ref.host_ptrs[6] - ref.host_ptrs[5]);
     CHECK(codes_csr(3, 0) == ref.host_ptrs[1] - ref.host_ptrs[0]);

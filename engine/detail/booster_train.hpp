@@ -38,7 +38,9 @@ void BasicBooster<ExecutionSpace>::train_rows(TrainParams const& p, HostDMatrix 
   TransferCount const copies_before = transfer_count();
   history_.clear();
 
-  FitRows rows = upload_rows(dtrain, on_space);
+  // the exact sketch and a continued model's margins read the rows on the space; otherwise host
+  // rows reach the space only chunk by chunk while they are binned
+  FitRows rows = upload_rows(dtrain, on_space, p.sketch_method != "exact_quantile" && !continuing);
   std::vector<float> const base_score = detail::fit_base_score(p, plan, dtrain, start_model_, *comm_);
   FitContext fit{p, dtrain, evals, log, plan};
   fit.base_margin = detail::base_margins(plan, base_score);
@@ -62,9 +64,11 @@ void BasicBooster<ExecutionSpace>::train_rows(TrainParams const& p, HostDMatrix 
 
 /// The training rows, labels and weights on the execution space: dense rows (the caller's, when
 /// they are already there: `on_space`), or CSR arrays that are binned without a dense copy.
+/// `bin_from_host`: dense host rows on a device are not uploaded whole; bin_rows codes them chunk
+/// by chunk (bin_host_rows), so the device never holds the float matrix.
 template <class ExecutionSpace>
-auto BasicBooster<ExecutionSpace>::upload_rows(HostDMatrix const& dtrain, detail::DenseRows<Mem> const* on_space)
-    -> FitRows {
+auto BasicBooster<ExecutionSpace>::upload_rows(HostDMatrix const& dtrain, detail::DenseRows<Mem> const* on_space,
+                                               bool bin_from_host) -> FitRows {
   FitRows rows;
   if (on_space != nullptr) {
     rows.X = *on_space;
@@ -89,6 +93,8 @@ auto BasicBooster<ExecutionSpace>::upload_rows(HostDMatrix const& dtrain, detail
                               counted_copy_to<Mem>(h.values), h.n_features};
   } else if constexpr (std::is_same_v<matrix, HostDMatrix::dense_type>) {
     rows.X = rows.host_dense;  // host memory space: the rows are the training matrix
+  } else if (bin_from_host) {
+    rows.bin_from_host = true;
   } else {
     rows.X = allocate_view<matrix>("kboost::train::X", false, rows.host_dense.extent(0), rows.host_dense.extent(1));
     staged_upload(space_, rows.X, Kokkos::View<const float**, Kokkos::LayoutRight, Kokkos::HostSpace>(rows.host_dense));
@@ -164,8 +170,9 @@ BinCodes<BinT, typename ExecutionSpace::memory_space> BasicBooster<ExecutionSpac
   PhaseTimer t(times_.binning);
   auto const& c = rows.csr;
   auto const& h_ptrs = fit.cuts.host_ptrs;
-  auto codes = rows.sparse ? bin_codes_csr<BinT>(space_, c.row_map, c.entries, c.values, c.n_features, fit.cuts, h_ptrs)
-                           : bin_codes<BinT>(space_, detail::ConstRows<Mem>(rows.X), fit.cuts, h_ptrs);
+  auto codes = rows.sparse          ? bin_codes_csr<BinT>(space_, c.row_map, c.entries, c.values, c.n_features, fit.cuts, h_ptrs)
+               : rows.bin_from_host ? bin_host_rows<BinT>(space_, fit.dtrain.dense, fit.cuts, h_ptrs)
+                                    : bin_codes<BinT>(space_, detail::ConstRows<Mem>(rows.X), fit.cuts, h_ptrs);
   rows.X = matrix();
   rows.csr = CsrArrays<Mem>();
   return with_feature_order(space_, Kokkos::View<const BinT**, Kokkos::LayoutRight, Mem>(codes));

@@ -112,6 +112,7 @@ struct FitRows {
   CsrArrays<Kokkos::HostSpace> host_csr;   ///< sparse: the CSR arrays on the host
   DenseRows<Mem> X;                        ///< dense: rows × features on Mem
   bool host_copy_pending = false;          ///< dense rows given on Mem only: host_dense made on demand
+  bool bin_from_host = false;              ///< dense host rows not uploaded: binned chunk by chunk
   CsrArrays<Mem> csr;                      ///< sparse: the CSR arrays on Mem
   Kokkos::View<float*, Mem> label, weight; ///< rows (× targets, row-major); weight empty: all 1
 };
