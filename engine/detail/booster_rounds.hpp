@@ -38,7 +38,7 @@ std::string scored_metric_name(TrainParams const& p, std::string const& m);
 /// How metric `m` is scored from per-row terms computed where eval set `d`'s margins (rows ×
 /// `outputs`) live (kernels/metric_terms.hpp), for objective `kind`; std::nullopt when it is
 /// scored on the host (metric_term_spec's exceptions, multi-target or unlabelled sets).
-/// 	hrows std::runtime_error for a missing or malformed @argument.
+/// \throws std::runtime_error for a missing or malformed @argument.
 std::optional<MetricTermSpec> device_metric_spec(TrainParams const& p, ObjectiveKind kind, std::string const& m,
                                                  HostDMatrix const& d, std::size_t outputs);
 
