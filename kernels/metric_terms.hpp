@@ -91,6 +91,23 @@ KOKKOS_INLINE_FUNCTION float class_metric_loss(MetricLoss loss, Prob const& prob
   return p > kEps ? -pmath::logf(p) : -pmath::logf(kEps);
 }
 
+namespace detail {
+/// Row i of a margins View as an accessor: margin j (a pointer to the View, so no copy per row).
+template <class Margins>
+struct MarginRow {
+  Margins const* margins;
+  std::size_t i;
+  KOKKOS_INLINE_FUNCTION float operator()(int j) const { return (*margins)(i, static_cast<std::size_t>(j)); }
+};
+/// A row's class probabilities as an accessor: softmax_at of the row's margins.
+template <class Row>
+struct SoftmaxRow {
+  Row row;
+  SoftmaxScale scale;
+  KOKKOS_INLINE_FUNCTION float operator()(int j) const { return softmax_at(row, j, scale); }
+};
+}  // namespace detail
+
 /// What `metric_terms` computes: the loss, its argument, and the margins' transform to outputs.
 struct MetricTermSpec {
   MetricLoss loss;
@@ -113,11 +130,10 @@ void metric_terms(ExecutionSpace const& space, MetricTermSpec const& spec,
       "kboost::metrics::terms", Kokkos::RangePolicy<ExecutionSpace>(space, 0, margins.extent(0)),
       KOKKOS_LAMBDA(std::size_t i) {
         float const w = weighted ? weight(i) : 1.0f;
-        auto const row = [&](int j) { return margins(i, static_cast<std::size_t>(j)); };
+        detail::MarginRow<decltype(margins)> const row{&margins, i};
         float loss;
         if (is_class_loss(spec.loss)) {
-          SoftmaxScale const scale = softmax_scale(outputs, row);
-          auto const prob = [&](int j) { return softmax_at(row, j, scale); };
+          detail::SoftmaxRow<decltype(row)> const prob{row, softmax_scale(outputs, row)};
           loss = class_metric_loss(spec.loss, prob, static_cast<int>(label(i)), outputs);
         } else {
           float p = margins(i, 0);

@@ -174,13 +174,23 @@ struct HostBlockPredict {
       a[r] += scalar_leaf(f, t, traverse_tree(f, t, StridedRow{x + r * row_stride, feature_stride}, f.missing));
   }
 
+  /// Output j of a block row's accumulators (acc[j * stride]), for apply_transform.
+  struct AccRow {
+    float* acc;
+    int stride;
+    KOKKOS_INLINE_FUNCTION float& operator()(int j) const { return acc[j * stride]; }
+  };
+  /// Output j of row `row` of `out`, for apply_transform.
+  struct OutRow {
+    OutView const* out;  // (a pointer: no View copy, so no reference count, per row)
+    int row;
+    KOKKOS_INLINE_FUNCTION float& operator()(int j) const { return (*out)(row, j); }
+  };
+
   /// The rows' margins through the forest's transform into `out`.
   void finish(int row0, int nr, float* acc) const {
-    for (int r = 0; r < nr; ++r) {
-      auto in = [&](int j) -> float& { return acc[j * rows_per_block + r]; };
-      auto o = [&](int j) -> float& { return out(row0 + r, j); };
-      apply_transform(f.transform, f.n_outputs, in, o);
-    }
+    for (int r = 0; r < nr; ++r)
+      apply_transform(f.transform, f.n_outputs, AccRow{acc + r, rows_per_block}, OutRow{&out, row0 + r});
   }
 };
 }  // namespace detail
